@@ -4267,7 +4267,7 @@ func (s *NotificationsSubscribeService) Cancel(ctx context.Context, id string, b
 
 // Get calls GET /v1/notifications/preferences: Get the caller's notification preferences.
 //
-// Muted event types, minimum severity and channels switched on for the calling API key; the defaults (nothing muted, `debug`, every channel) until set. Needs `notifications:read`.
+// Muted event types, minimum severity and channels switched on. Returns the notification preferences of the calling API key. Before the first `PUT` it answers the defaults (`mutedEventTypes` `[]`, `minimumSeverity` `"debug"`, `channels` `["inbox","slack","teams","email"]`), with `updatedAt` null. Needs `notifications:read`.
 func (s *NotificationsPreferencesService) Get(ctx context.Context, opts ...RequestOption) (*NotificationPreferences, error) {
 	var out NotificationPreferences
 	if err := s.client.call(ctx, "GET", "/v1/notifications/preferences", nil, nil, &out, opts); err != nil {
@@ -4278,7 +4278,7 @@ func (s *NotificationsPreferencesService) Get(ctx context.Context, opts ...Reque
 
 // Put calls PUT /v1/notifications/preferences: Set the caller's notification preferences.
 //
-// Replaces the preferences of the calling API key; the notifier applies them to every event after the change: a muted type, a severity below the minimum or a channel switched off is not notified. Audited (`notification_preferences.updated`). Needs `notifications:write`.
+// The notifier applies them to every event after the change: a muted type, a severity below the minimum or a channel switched off is not notified. Replaces the notification preferences of the calling API key and returns it. `PUT`s at once are made one after the other: each answers 200 and the last one stays. Needs `notifications:write`; recorded in the audit trail as `notification_preferences.updated` in the same transaction, and emitted as the webhook event `notification_preferences.updated`.
 func (s *NotificationsPreferencesService) Put(ctx context.Context, body *PutNotificationPreferencesRequest, opts ...RequestOption) (*NotificationPreferences, error) {
 	var out NotificationPreferences
 	var payload any
@@ -8860,7 +8860,7 @@ func (s *PublicDisclosureModelCardService) Get(ctx context.Context, id string, o
 
 // ListSystems calls GET /v1/public-disclosure/systems: List system profiles.
 //
-// The declared AI-system profiles, by systemId, as `{ data, cursor }`. Needs `public_disclosure:read`.
+// The declared AI-system profiles. Newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Needs `public_disclosure:read`.
 func (s *PublicDisclosureService) ListSystems(ctx context.Context, params *PublicDisclosureListSystemsParams, opts ...RequestOption) (*Page[PublicDisclosureSystemProfile], error) {
 	var out Page[PublicDisclosureSystemProfile]
 	if err := s.client.call(ctx, "GET", "/v1/public-disclosure/systems", params.encode(), nil, &out, opts); err != nil {
@@ -8883,7 +8883,7 @@ func (s *PublicDisclosureService) ListSystemsAutoPaging(ctx context.Context, par
 
 // GetSystem calls GET /v1/public-disclosure/systems/{systemId}: Get a system profile.
 //
-// The profile declared for this systemId; 404 when none is. Needs `public_disclosure:read`.
+// The profile declared for this `systemId`. Returns the system profile of the AI system. 404 `not_found` when none is set for this `systemId`. Needs `public_disclosure:read`.
 func (s *PublicDisclosureService) GetSystem(ctx context.Context, systemID string, opts ...RequestOption) (*PublicDisclosureSystemProfile, error) {
 	var out PublicDisclosureSystemProfile
 	path := "/v1/public-disclosure/systems/" + url.PathEscape(systemID)
@@ -8895,7 +8895,7 @@ func (s *PublicDisclosureService) GetSystem(ctx context.Context, systemID string
 
 // PutSystem calls PUT /v1/public-disclosure/systems/{systemId}: Declare a system profile.
 //
-// Declares (or replaces) what the documents need to know of the system: who provides and deploys it, what it does, the Art. 50 facts, and the register risks, GPAI summaries and red-team targets that concern it (422 for an id this tenant does not have). Needs `public_disclosure:write`; audited as `system_profile.declared`.
+// Declares what the documents need to know of the system: who provides and deploys it, what it does, the Art. 50 facts, and the register risks, GPAI summaries and red-team targets that concern it (422 `validation_failed` for an id this tenant does not have, and nothing changes). Replaces the system profile of the AI system and returns it. `PUT`s at once are made one after the other: each answers 200 and the last one stays. Needs `public_disclosure:write`; recorded in the audit trail as `system_profile.declared` in the same transaction, and emitted as the webhook event `system_profile.declared`.
 func (s *PublicDisclosureService) PutSystem(ctx context.Context, systemID string, body *PutPublicDisclosureSystemProfileRequest, opts ...RequestOption) (*PublicDisclosureSystemProfile, error) {
 	var out PublicDisclosureSystemProfile
 	path := "/v1/public-disclosure/systems/" + url.PathEscape(systemID)
@@ -9538,7 +9538,7 @@ func (s *WhistleblowerService) ReviewProtection(ctx context.Context, id string, 
 
 // GetIntake calls GET /v1/whistleblower/intake: The public intake settings.
 //
-// The slug and state of the tenant’s public intake. Needs `whistleblower:read`.
+// The slug reporters post to and whether the intake takes reports. Returns the public intake of the tenant. Before the first `PUT` it answers the defaults (`slug` `null`, `enabled` `false`, `intakePath` `null`), with `updatedAt` null. Needs `whistleblower:read`.
 func (s *WhistleblowerService) GetIntake(ctx context.Context, opts ...RequestOption) (*WhistleblowerIntake, error) {
 	var out WhistleblowerIntake
 	if err := s.client.call(ctx, "GET", "/v1/whistleblower/intake", nil, nil, &out, opts); err != nil {
@@ -9549,7 +9549,7 @@ func (s *WhistleblowerService) GetIntake(ctx context.Context, opts ...RequestOpt
 
 // SetIntake calls PUT /v1/whistleblower/intake: Set the public intake.
 //
-// Sets the slug reporters post to and enables or disables the intake. A slug is unique across tenants: 409 when another tenant holds it. Needs `whistleblower:write`; audited as `whistleblower_intake.updated`.
+// Sets the slug reporters post to and enables or disables the intake. A slug is unique across tenants: 409 `conflict` when another tenant holds it, or claims it at the same moment, and nothing changes. Replaces the public intake of the tenant and returns it. `PUT`s at once are made one after the other: each answers 200 and the last one stays. Needs `whistleblower:write`; recorded in the audit trail as `whistleblower_intake.updated` in the same transaction, and emitted as the webhook event `whistleblower_intake.updated`.
 func (s *WhistleblowerService) SetIntake(ctx context.Context, body *SetWhistleblowerIntakeRequest, opts ...RequestOption) (*WhistleblowerIntake, error) {
 	var out WhistleblowerIntake
 	var payload any

@@ -1,8 +1,27 @@
-import { declaredResources, getWebhookEventType, type Resource, type Tier, type TransitionSpec, type ZodType } from '@svc/contract';
+import {
+  declaredResources,
+  declaredSettings,
+  getWebhookEventType,
+  keyField,
+  type Resource,
+  type Tier,
+  type TransitionSpec,
+  type ZodType,
+} from '@svc/contract';
 import { verifyChain } from '@svc/contract/audit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTenant, expectEnvelope, type TenantFixture } from './support/api.ts';
-import { collectionOf, createCall, exampleOf, makeRecord, railsOfResource, runSetup, tierFor, transitionCall } from './support/fixtures.ts';
+import {
+  collectionOf,
+  createCall,
+  exampleOf,
+  fill,
+  makeRecord,
+  railsOfResource,
+  runSetup,
+  tierFor,
+  transitionCall,
+} from './support/fixtures.ts';
 import { startIsolatedTestServer, type TestServer } from './support/server.ts';
 import { seeded } from './support/validation-probe.ts';
 
@@ -369,5 +388,82 @@ describe.each(resources.map((r) => [r.object, r] as const))('%s', (_object, r) =
         expectEnvelope(await t.call(absent.method, absent.path, { body: absent.body(empty) }), 404, 'not_found');
       },
     );
+  });
+});
+
+/**
+ * The setting kit's records (platform/setting.ts), walked from their declarations: one per tenant,
+ * per calling key or per path parameter, read before and after a `PUT`, audited and emitted, and
+ * never seen by another tenant or another key.
+ */
+describe.each(declaredSettings().map((s) => [s.object, s] as const))('%s (setting)', (_object, s) => {
+  const { spec } = s;
+  const param = spec.key && 'param' in spec.key ? spec.key : undefined;
+  const field = keyField(spec);
+  const keyValue = () => `sys_conformance_${Math.random().toString(36).slice(2, 10)}`;
+  const pathOf = (key: string) => (param ? s.path.replace(`:${param.param}`, encodeURIComponent(key)) : s.path);
+  const body = (): unknown =>
+    fill(spec.fixture ?? exampleOf(spec.body), {
+      named: {},
+      unique: `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`,
+    });
+  let t: TenantFixture;
+
+  beforeAll(async () => {
+    t = await subscribedTenant(tierFor([spec.rail]));
+  });
+
+  it('a GET before any PUT answers the defaults, or 404 in the envelope', async () => {
+    const key = keyValue();
+    const res = await t.call('GET', pathOf(key));
+    if (spec.unset === 'not_found') {
+      expectEnvelope(res, 404, 'not_found');
+      return;
+    }
+    expect(res.status).toBe(200);
+    expect(spec.record.safeParse(res.body).success).toBe(true);
+    expect(res.body).toMatchObject({ ...spec.unset.defaults, object: s.object, updatedAt: null });
+  });
+
+  it('a PUT replaces the record: the GET reads it back, the list shows it, the change is audited and emitted', async () => {
+    const key = keyValue();
+    const first = await t.call('PUT', pathOf(key), { body: body() });
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    expect(spec.record.safeParse(first.body).success, JSON.stringify(first.body)).toBe(true);
+    expect(first.body.object).toBe(s.object);
+    if (param && field) expect(first.body[field]).toBe(key);
+    const again = await t.call('PUT', pathOf(key), { body: body() });
+    expect(again.status).toBe(200);
+    // Always forward: the second PUT's clock is after the first's.
+    expect(Date.parse(again.body.updatedAt)).toBeGreaterThan(Date.parse(first.body.updatedAt));
+    expect((await t.call('GET', pathOf(key))).body).toEqual(again.body);
+    if (spec.list) {
+      const listed = await t.call('GET', `${s.path.slice(0, s.path.lastIndexOf('/:'))}?limit=200`);
+      expect(listed.status).toBe(200);
+      expect(listed.body.data.filter((x: Json) => field && x[field] === key)).toEqual([again.body]);
+    }
+    const audited = await t.call('POST', '/v1/audit-trail/query', { body: { action: s.action, limit: 200 } });
+    expect(audited.status).toBe(200);
+    const mine = audited.body.data.filter((e: Json) => e.action === s.action);
+    expect(mine.length).toBeGreaterThanOrEqual(2);
+    const events = await ts.server.db.prisma.webhookEvent.findMany({ where: { tenantId: t.tenantId, type: s.action } });
+    expect(events.map((e) => e.data)).toContainEqual(again.body);
+    expect(getWebhookEventType(s.action)).toBeDefined();
+    await expectChainVerifies(t);
+  });
+
+  it('another tenant, and for a setting of the calling key another key, never sees it', async () => {
+    const key = keyValue();
+    expect((await t.call('PUT', pathOf(key), { body: body() })).status).toBe(200);
+    const other = await createTenant(ts, { tier: tierFor([spec.rail]) });
+    const theirs = await other.call('GET', pathOf(key));
+    if (spec.unset === 'not_found') expectEnvelope(theirs, 404, 'not_found');
+    else expect(theirs.body.updatedAt).toBeNull();
+    if (spec.key && 'caller' in spec.key) {
+      const token = await t.key('admin');
+      const ownKey = await t.call('GET', pathOf(key), { token });
+      expect(ownKey.status).toBe(200);
+      expect(ownKey.body.updatedAt).toBeNull();
+    }
   });
 });

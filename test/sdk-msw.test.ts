@@ -1,4 +1,4 @@
-import { Assessment, AssessmentQuestion, contract, Framework, flattenRoutes, Obligation } from '@svc/contract';
+import { Assessment, AssessmentQuestion, contract, Framework, flattenRoutes, Obligation, PutSystemProfileBody } from '@svc/contract';
 import {
   BadRequestError,
   ConflictError,
@@ -158,6 +158,33 @@ describe('msw handlers generated from the contract', () => {
     expect(approve).toBeInstanceOf(ConflictError);
     expect((approve as ConflictError).message).toMatch(/in_progress; .* needs in_review/);
     await expect(svc.compliance.assessments.get({ params: { id: asm.id } })).resolves.toMatchObject({ status: 'in_progress' });
+  });
+
+  it('keeps a setting per tenant, per calling key and per path parameter: defaults or 404 until a PUT replaces it', async () => {
+    // The calling key's own preferences: the defaults, then what it set; another key still has the defaults.
+    expect(await svc.notifications.preferences.get()).toMatchObject({ mutedEventTypes: [], minimumSeverity: 'debug', updatedAt: null });
+    const set = await svc.notifications.preferences.put({
+      body: { mutedEventTypes: ['risk.*'], minimumSeverity: 'warning', channels: ['inbox'] },
+    });
+    expect(set).toMatchObject({ mutedEventTypes: ['risk.*'], minimumSeverity: 'warning', channels: ['inbox'] });
+    expect(set.updatedAt).not.toBeNull();
+    await expect(svc.notifications.preferences.get()).resolves.toEqual(set);
+    await expect(reviewer.notifications.preferences.get()).resolves.toMatchObject({ minimumSeverity: 'debug', updatedAt: null });
+    // The tenant's intake.
+    await expect(svc.whistleblower.getIntake()).resolves.toMatchObject({ slug: null, enabled: false });
+    await svc.whistleblower.setIntake({ body: { slug: 'mock-speak-up', enabled: true } });
+    await expect(svc.whistleblower.getIntake()).resolves.toMatchObject({ slug: 'mock-speak-up', enabled: true });
+    // A system's profile: 404 until declared, then listed first among the seeded ones.
+    const missing = await svc.public_disclosure.getSystem({ params: { systemId: 'sys_mock' } }).catch((e: unknown) => e);
+    expect(missing).toBeInstanceOf(NotFoundError);
+    const seeded = (await svc.public_disclosure.listSystems()).data;
+    expect(seeded).toHaveLength(3);
+    await expect(svc.public_disclosure.getSystem({ params: { systemId: seeded[1]?.systemId as string } })).resolves.toEqual(seeded[1]);
+    const body = { ...(firstExample(PutSystemProfileBody) as object), name: 'Mock triage assistant' } as never;
+    const declared = await svc.public_disclosure.putSystem({ params: { systemId: 'sys_mock' }, body });
+    expect(declared).toMatchObject({ systemId: 'sys_mock', name: 'Mock triage assistant' });
+    await expect(svc.public_disclosure.getSystem({ params: { systemId: 'sys_mock' } })).resolves.toEqual(declared);
+    expect((await svc.public_disclosure.listSystems()).data[0]).toEqual(declared);
   });
 
   it('echoes path params into non-kit responses', async () => {

@@ -8,6 +8,7 @@ export * from './platform/openapi.ts';
 export * from './platform/resource.ts';
 export * from './platform/router.ts';
 export * from './platform/routes.ts';
+export * from './platform/setting.ts';
 export * from './platform/sources.ts';
 export * from './platform/tiers.ts';
 export * from './platform/webhook-events.ts';

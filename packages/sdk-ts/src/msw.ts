@@ -24,6 +24,7 @@ import {
   contract,
   DOCS_BASE_URL,
   declaredResources,
+  declaredSettings,
   ERROR_DESCRIPTIONS,
   ERROR_STATUS,
   type ErrorEnvelope,
@@ -32,12 +33,15 @@ import {
   HEADER_NAMES,
   isAnswered,
   isRequired,
+  keyField,
   openQuestions,
   PAGE_LIMIT_DEFAULT,
   progress,
   type QuestionDef,
   type RouteMeta,
   resourceOfMeta,
+  settingOfMeta,
+  unsetRecord,
 } from '@svc/contract';
 import type { AppRoute, AppRouter } from '@ts-rest/core';
 import { type DefaultBodyType, type HttpHandler, HttpResponse, type HttpResponseResolver, http, type PathParams } from 'msw';
@@ -367,12 +371,7 @@ function handlerFor(ctx: HandlerContext): HttpHandler {
           if (parsed[key] !== undefined) items = items.filter((row) => matchesFilter(row, where[key] ?? key, parsed[key]));
         }
         if (typeof parsed.cursor === 'string') {
-          let after: unknown;
-          try {
-            after = (JSON.parse(fromBase64Url(parsed.cursor)) as Json).after;
-          } catch {
-            after = undefined;
-          }
+          const after = cursorField(parsed.cursor, 'after');
           if (typeof after !== 'string') {
             return errorResponse(correlationId, 'bad_request', 'The cursor is not one this API gave.', [
               { field: 'cursor', issue: 'invalid_value' },
@@ -416,6 +415,35 @@ function handlerFor(ctx: HandlerContext): HttpHandler {
       }
     }
 
+    const held = meta?.setting;
+    const declaredSetting = held ? settingOfMeta(held) : undefined;
+    if (held && declaredSetting) {
+      // A setting: one record per tenant, per calling key or per path parameter, which a PUT replaces.
+      const spec = declaredSetting.spec;
+      const token = /^Bearer\s+(\S+)/i.exec(request.headers.get('authorization') ?? '')?.[1] ?? '';
+      const key = held.key === undefined ? '' : held.key === 'caller' ? keyIdOf(token) : String(params[held.key]);
+      const field = keyField(spec);
+      const rows = ctx.table(held.object);
+      const stored = ctx.nested<Json>(held.object, key);
+      if (held.op === 'list') return pageOfRows([...rows].reverse(), querySchema, query, correlationId, json);
+      if (held.op === 'get') {
+        if (stored) return json(stored);
+        if (spec.unset === 'not_found')
+          return errorResponse(correlationId, 'not_found', `No ${spec.label} is set${key ? ` for ${key}` : ''}.`);
+        return json(unsetRecord(held.object, spec, key));
+      }
+      const base: Json = stored ?? (spec.unset === 'not_found' ? { ...(example as Json) } : (unsetRecord(held.object, spec, key) as Json));
+      const merged: Json = { ...base, ...(field ? { [field]: key } : {}), updatedAt: new Date().toISOString() };
+      if (isRecord(body)) for (const [name, value] of Object.entries(body)) if (name in merged && name !== field) merged[name] = value;
+      const record = spec.record.safeParse(merged).success ? merged : { ...base, updatedAt: merged.updatedAt };
+      if (stored) Object.assign(stored, record);
+      else {
+        rows.push(record);
+        ctx.setNested(held.object, key, record);
+      }
+      return json(record);
+    }
+
     if (ctx.parent) {
       // A route nested under a stored record: 404 for an unknown record, as the server answers.
       const parent = resources.get(ctx.parent);
@@ -429,33 +457,49 @@ function handlerFor(ctx: HandlerContext): HttpHandler {
     if (status === 204 || example === undefined) return new HttpResponse(null, { status, headers });
     const listed = ctx.listSize > 0 ? listItems(responseSchema, example, ctx.listSize) : undefined;
     if (route.method === 'GET' && listed) {
-      const parsed = (querySchema?.safeParse(query).data ?? {}) as Json;
-      const limit = typeof parsed.limit === 'number' ? parsed.limit : PAGE_LIMIT_DEFAULT;
-      let offset = 0;
-      if (typeof parsed.cursor === 'string') {
-        let at: unknown;
-        try {
-          at = (JSON.parse(fromBase64Url(parsed.cursor)) as Json).offset;
-        } catch {
-          at = undefined;
-        }
-        if (typeof at !== 'number' || !Number.isInteger(at) || at < 0) {
-          return errorResponse(correlationId, 'bad_request', 'The cursor is not one this API gave.', [
-            { field: 'cursor', issue: 'invalid_value' },
-          ]);
-        }
-        offset = at;
-      }
-      const page = listed.items
-        .slice(offset, offset + limit)
-        .map((item) => personalise(item, listed.itemSchema, params, paramExamples, undefined));
-      const next = offset + limit < listed.items.length ? toBase64Url(JSON.stringify({ offset: offset + limit })) : null;
+      const items = listed.items.map((item) => personalise(item, listed.itemSchema, params, paramExamples, undefined)) as Json[];
       // A page with more than `data` and `cursor` (counts, the moment it was computed) keeps the
       // example's other fields, so it still satisfies its own schema.
-      return json({ ...(example as Json), data: page, cursor: next });
+      return pageOfRows(items, querySchema, query, correlationId, (page) => json({ ...(example as Json), ...(page as Json) }));
     }
     return json(personalise(example, responseSchema, params, paramExamples, body));
   });
+}
+
+/** A field of a cursor the mock gave (base64url JSON); undefined for one it did not. */
+function cursorField(cursor: string, field: 'after' | 'offset'): unknown {
+  try {
+    return (JSON.parse(fromBase64Url(cursor)) as Json)[field];
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A page of `items` in their order, as `{ data, cursor }`: `limit` of the query (the default page
+ * size otherwise) from the offset its `cursor` names; 400 for a cursor the mock did not give.
+ */
+function pageOfRows(
+  items: readonly Json[],
+  querySchema: z.ZodType | undefined,
+  query: Record<string, string | string[]>,
+  correlationId: string,
+  json: (payload: unknown) => Response,
+): Response {
+  const parsed = (querySchema?.safeParse(query).data ?? {}) as Json;
+  const limit = typeof parsed.limit === 'number' ? parsed.limit : PAGE_LIMIT_DEFAULT;
+  let offset = 0;
+  if (typeof parsed.cursor === 'string') {
+    const at = cursorField(parsed.cursor, 'offset');
+    if (typeof at !== 'number' || !Number.isInteger(at) || at < 0) {
+      return errorResponse(correlationId, 'bad_request', 'The cursor is not one this API gave.', [
+        { field: 'cursor', issue: 'invalid_value' },
+      ]);
+    }
+    offset = at;
+  }
+  const next = offset + limit < items.length ? toBase64Url(JSON.stringify({ offset: offset + limit })) : null;
+  return json({ data: items.slice(offset, offset + limit), cursor: next });
 }
 
 /**
@@ -632,6 +676,20 @@ export function createHandlers(options: MockHandlerOptions = {}): MockHandlerSet
         }
       }
     }
+    // A keyed setting's list (the system profiles) is seeded too: the example under keys of its own,
+    // each readable by its key.
+    const listed = declaredSettings().find((d) => d.object === object && d.spec.list);
+    const field = listed ? keyField(listed.spec) : undefined;
+    const sample = listed ? exampleOf(listed.spec.record) : undefined;
+    if (listed && field && isRecord(sample)) {
+      const base = typeof sample.updatedAt === 'string' ? Date.parse(sample.updatedAt) : Date.UTC(2026, 10, 22, 9, 30);
+      for (let i = seedCount - 1; i >= 0; i--) {
+        const key = i === 0 ? String(sample[field]) : `${String(sample[field])}-${i + 1}`;
+        const row: Json = { ...sample, [field]: key, updatedAt: new Date(base - i * 3_600_000).toISOString() };
+        rows.push(row);
+        nestedState.set(`${object}:${key}`, row);
+      }
+    }
     tables.set(object, rows);
     const workflow = workflows.get(object);
     if (workflow) {
@@ -746,7 +804,9 @@ function derivedId(prefix: string, token: string): string {
   let out = '';
   for (let i = 0; i < 26; i++) {
     for (const ch of `${token}:${i}`) h = Math.imul(h ^ ch.charCodeAt(0), 16777619) >>> 0;
-    out += CROCKFORD[h % 32];
+    // The high bits: the low five of FNV-1a depend only on the low five of each character, so
+    // tokens that differ elsewhere (`svc_test_bbb…` and `svc_test_rrr…`) would be one person.
+    out += CROCKFORD[h >>> 27];
   }
   return `${prefix}_${out}`;
 }

@@ -2965,12 +2965,12 @@ export interface paths {
         };
         /**
          * Get the caller's notification preferences
-         * @description Muted event types, minimum severity and channels switched on for the calling API key; the defaults (nothing muted, `debug`, every channel) until set. Needs `notifications:read`.
+         * @description Muted event types, minimum severity and channels switched on. Returns the notification preferences of the calling API key. Before the first `PUT` it answers the defaults (`mutedEventTypes` `[]`, `minimumSeverity` `"debug"`, `channels` `["inbox","slack","teams","email"]`), with `updatedAt` null. Needs `notifications:read`.
          */
         get: operations["notifications.preferences.get"];
         /**
          * Set the caller's notification preferences
-         * @description Replaces the preferences of the calling API key; the notifier applies them to every event after the change: a muted type, a severity below the minimum or a channel switched off is not notified. Audited (`notification_preferences.updated`). Needs `notifications:write`.
+         * @description The notifier applies them to every event after the change: a muted type, a severity below the minimum or a channel switched off is not notified. Replaces the notification preferences of the calling API key and returns it. `PUT`s at once are made one after the other: each answers 200 and the last one stays. Needs `notifications:write`; recorded in the audit trail as `notification_preferences.updated` in the same transaction, and emitted as the webhook event `notification_preferences.updated`.
          */
         put: operations["notifications.preferences.put"];
         post?: never;
@@ -7437,7 +7437,7 @@ export interface paths {
         };
         /**
          * List system profiles
-         * @description The declared AI-system profiles, by systemId, as `{ data, cursor }`. Needs `public_disclosure:read`.
+         * @description The declared AI-system profiles. Newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Needs `public_disclosure:read`.
          */
         get: operations["public_disclosure.listSystems"];
         put?: never;
@@ -7457,12 +7457,12 @@ export interface paths {
         };
         /**
          * Get a system profile
-         * @description The profile declared for this systemId; 404 when none is. Needs `public_disclosure:read`.
+         * @description The profile declared for this `systemId`. Returns the system profile of the AI system. 404 `not_found` when none is set for this `systemId`. Needs `public_disclosure:read`.
          */
         get: operations["public_disclosure.getSystem"];
         /**
          * Declare a system profile
-         * @description Declares (or replaces) what the documents need to know of the system: who provides and deploys it, what it does, the Art. 50 facts, and the register risks, GPAI summaries and red-team targets that concern it (422 for an id this tenant does not have). Needs `public_disclosure:write`; audited as `system_profile.declared`.
+         * @description Declares what the documents need to know of the system: who provides and deploys it, what it does, the Art. 50 facts, and the register risks, GPAI summaries and red-team targets that concern it (422 `validation_failed` for an id this tenant does not have, and nothing changes). Replaces the system profile of the AI system and returns it. `PUT`s at once are made one after the other: each answers 200 and the last one stays. Needs `public_disclosure:write`; recorded in the audit trail as `system_profile.declared` in the same transaction, and emitted as the webhook event `system_profile.declared`.
          */
         put: operations["public_disclosure.putSystem"];
         post?: never;
@@ -8073,12 +8073,12 @@ export interface paths {
         };
         /**
          * The public intake settings
-         * @description The slug and state of the tenant’s public intake. Needs `whistleblower:read`.
+         * @description The slug reporters post to and whether the intake takes reports. Returns the public intake of the tenant. Before the first `PUT` it answers the defaults (`slug` `null`, `enabled` `false`, `intakePath` `null`), with `updatedAt` null. Needs `whistleblower:read`.
          */
         get: operations["whistleblower.getIntake"];
         /**
          * Set the public intake
-         * @description Sets the slug reporters post to and enables or disables the intake. A slug is unique across tenants: 409 when another tenant holds it. Needs `whistleblower:write`; audited as `whistleblower_intake.updated`.
+         * @description Sets the slug reporters post to and enables or disables the intake. A slug is unique across tenants: 409 `conflict` when another tenant holds it, or claims it at the same moment, and nothing changes. Replaces the public intake of the tenant and returns it. `PUT`s at once are made one after the other: each answers 200 and the last one stays. Needs `whistleblower:write`; recorded in the audit trail as `whistleblower_intake.updated` in the same transaction, and emitted as the webhook event `whistleblower_intake.updated`.
          */
         put: operations["whistleblower.setIntake"];
         post?: never;
@@ -15162,26 +15162,6 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "whistleblower_message.received": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * A reporter wrote to the organisation with the access code.
-         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
-         */
-        post: operations["webhook.whistleblower_message.received"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "whistleblower_intake.updated": {
         parameters: {
             query?: never;
@@ -15196,6 +15176,26 @@ export interface webhooks {
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
         post: operations["webhook.whistleblower_intake.updated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "whistleblower_message.received": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A reporter wrote to the organisation with the access code.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.whistleblower_message.received"];
         delete?: never;
         options?: never;
         head?: never;
@@ -83170,50 +83170,6 @@ export interface operations {
             };
         };
     };
-    "webhook.whistleblower_message.received": {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                "x-svc-signature": string;
-                /** @description The event type. */
-                "x-svc-event": string;
-                /** @description Tenant the event was emitted for. */
-                "x-svc-tenant": string;
-                /** @description Attempt number, 1 to 5. */
-                "x-svc-delivery-attempt": number;
-                /** @description `Svc-Webhooks/1.0`. */
-                "user-agent": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                    /** @constant */
-                    type?: "whistleblower_message.received";
-                    data?: components["schemas"]["WhistleblowerMessage"];
-                };
-            };
-        };
-        responses: {
-            /** @description Received; any 2xx acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Any non-2xx answer, time-out or network error is retried. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
     "webhook.whistleblower_intake.updated": {
         parameters: {
             query?: never;
@@ -83238,6 +83194,50 @@ export interface operations {
                     /** @constant */
                     type?: "whistleblower_intake.updated";
                     data?: components["schemas"]["WhistleblowerIntake"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.whistleblower_message.received": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "whistleblower_message.received";
+                    data?: components["schemas"]["WhistleblowerMessage"];
                 };
             };
         };

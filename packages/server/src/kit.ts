@@ -31,7 +31,7 @@ interface Delegate {
   findMany(args: never): Promise<Row[]>;
 }
 
-type ModelName = {
+export type ModelName = {
   [K in keyof Tx]: Tx[K] extends { findMany: unknown; updateMany: unknown } ? K : never;
 }[keyof Tx] &
   string;
@@ -208,7 +208,7 @@ function endsOwnTransaction(res: Response, status: number, record: () => unknown
   };
 }
 
-function delegateOf(client: Tx, model: string): Delegate {
+export function delegateOf(client: Tx, model: string): Delegate {
   return (client as unknown as Record<string, Delegate>)[model] as Delegate;
 }
 
@@ -221,8 +221,8 @@ export function missing(resource: Resource, id: string): ApiError {
  * The renderer of a store without one (Store.render): the record schema's fields, in its order,
  * from the row's fields of the same name or from `computed`; checked against the model once.
  */
-function derivedRender(
-  resource: Resource,
+export function derivedRender(
+  resource: { readonly object: string; readonly spec: { readonly record: z.ZodObject } },
   table: Table,
   computed: Readonly<Record<string, ((row: never, ctx: never) => unknown) | undefined>>,
 ): (row: Row, ctx: Partial<RenderContext>) => Record<string, unknown> {

@@ -6,14 +6,12 @@ import {
   type InboxCounts,
   type MarkReadBody,
   type MarkReadResult,
-  NOTIFICATION_CHANNELS,
   Notification,
   type NotificationChannelKind,
   NotificationDelivery,
-  type NotificationPreferences,
   NotificationSubscription,
+  type notificationPreferences,
   type notificationSubscriptions,
-  type PutPreferencesBody,
   type SlackChannel,
   type slackChannels,
   type TeamsChannel,
@@ -28,7 +26,6 @@ import type {
   NotificationChannel as ChannelRow,
   NotificationDelivery as DeliveryRow,
   Notification as NotificationRow,
-  NotificationPreference as PreferenceRow,
   NotificationEmailRecipient as RecipientRow,
   NotificationSubscription as SubscriptionRow,
 } from '../generated/prisma/client.ts';
@@ -37,6 +34,7 @@ import type { RenderContext, Store } from '../kit.ts';
 import type { Actor } from '../platform/ledger/changes.ts';
 import { recorded, stampsOf } from '../platform/records.ts';
 import { iso, isoOrNull, rendererOf } from '../platform/render.ts';
+import type { SettingStore } from '../setting-kit.ts';
 import { sealSecret } from '../webhooks/secret-box.ts';
 import { checkTargetUrl } from '../webhooks/targets.ts';
 
@@ -116,53 +114,21 @@ export async function markRead(prisma: Prisma, who: Actor, body: z.infer<typeof 
 
 // ---------------------------------------------------------------- preferences
 
-type PreferencesOut = z.infer<typeof NotificationPreferences>;
-
-/** What a key gets until it sets its own: nothing muted, every severity, every channel. */
-export const DEFAULT_PREFERENCES = {
-  mutedEventTypes: [] as string[],
-  minimumSeverity: 'debug',
-  channels: [...NOTIFICATION_CHANNELS] as string[],
+/** A key's preferences (setting kit): its own row, or the defaults until it sets them. */
+export const preferencesStore: SettingStore<typeof notificationPreferences> = {
+  model: 'notificationPreference',
+  newId: () => newId('npf'),
+  prepare: ({ body }) => ({
+    mutedEventTypes: [...new Set(body.mutedEventTypes)],
+    minimumSeverity: body.minimumSeverity,
+    channels: body.channels,
+  }),
+  auditData: ({ record }) => ({
+    mutedEventTypes: record.mutedEventTypes,
+    minimumSeverity: record.minimumSeverity,
+    channels: record.channels,
+  }),
 };
-
-const renderPreferences = (principalId: string, r: PreferenceRow | null): PreferencesOut => ({
-  object: 'svc.notifications.preferences',
-  principalId,
-  mutedEventTypes: r ? r.mutedEventTypes : DEFAULT_PREFERENCES.mutedEventTypes,
-  minimumSeverity: (r ? r.minimumSeverity : DEFAULT_PREFERENCES.minimumSeverity) as PreferencesOut['minimumSeverity'],
-  channels: (r ? r.channels : DEFAULT_PREFERENCES.channels) as PreferencesOut['channels'],
-  updatedAt: r ? iso(r.updatedAt) : null,
-});
-
-export async function getPreferences(prisma: Prisma, who: Actor): Promise<PreferencesOut> {
-  const row = await scopeToTenant(prisma, who.tenantId).notificationPreference.findFirst({ where: { principalId: who.actor } });
-  return renderPreferences(who.actor, row);
-}
-
-export async function putPreferences(prisma: Prisma, who: Actor, body: z.infer<typeof PutPreferencesBody>): Promise<PreferencesOut> {
-  return prisma.$transaction(async (tx) => {
-    const now = new Date();
-    const data = {
-      mutedEventTypes: [...new Set(body.mutedEventTypes)],
-      minimumSeverity: body.minimumSeverity,
-      channels: body.channels,
-      updatedAt: now,
-    };
-    const row = await tx.notificationPreference.upsert({
-      where: { tenantId_principalId: { tenantId: who.tenantId, principalId: who.actor } },
-      create: { id: newId('npf'), tenantId: who.tenantId, principalId: who.actor, createdAt: now, ...data },
-      update: data,
-    });
-    const out = renderPreferences(who.actor, row);
-    const change = {
-      action: 'notification_preferences.updated',
-      resourceType: 'svc.notifications.preferences',
-      resourceId: row.id,
-      data: { mutedEventTypes: out.mutedEventTypes, minimumSeverity: out.minimumSeverity, channels: out.channels },
-    };
-    return recorded(tx, who, out, change);
-  });
-}
 
 // ---------------------------------------------------------------- channels
 

@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { get, policyOf, post, put } from '../../platform/declare.ts';
+import { get, policyOf, post } from '../../platform/declare.ts';
 import { meta } from '../../platform/meta.ts';
 import { railRouter, resource, withArticle } from '../../platform/resource.ts';
+import { setting } from '../../platform/setting.ts';
 import { eventType } from '../../platform/webhook-events.ts';
 import { listOf, PaginationQuery } from '../../shared/common.ts';
 import { idParams } from '../../shared/records.ts';
@@ -18,6 +19,7 @@ import {
   InboxQuery,
   MarkReadBody,
   MarkReadResult,
+  NOTIFICATION_CHANNELS,
   NOTIFICATION_DELIVERY_STATUSES,
   Notification,
   type NotificationChannelKind,
@@ -111,6 +113,30 @@ function channelResource<R extends z.ZodObject, B extends z.ZodType>(kind: Notif
   });
 }
 
+/** What each API key is notified of: muted types, the lowest severity, the channels switched on. */
+export const notificationPreferences = setting({
+  rail: 'notifications',
+  path: 'preferences',
+  name: 'preferences',
+  label: 'notification preferences',
+  record: NotificationPreferences,
+  body: PutPreferencesBody,
+  key: { caller: true },
+  // Nothing muted, every severity, every channel.
+  unset: { defaults: { mutedEventTypes: [], minimumSeverity: 'debug', channels: [...NOTIFICATION_CHANNELS] } },
+  action: 'notification_preferences.updated',
+  eventSummary: "An API key's notification preferences changed.",
+  get: {
+    summary: "Get the caller's notification preferences",
+    description: 'Muted event types, minimum severity and channels switched on.',
+  },
+  put: {
+    summary: "Set the caller's notification preferences",
+    description:
+      'The notifier applies them to every event after the change: a muted type, a severity below the minimum or a channel switched off is not notified.',
+  },
+});
+
 export const slackChannels = channelResource('slack', SlackChannel, CreateSlackChannelBody);
 export const teamsChannels = channelResource('teams', TeamsChannel, CreateTeamsChannelBody);
 
@@ -157,16 +183,7 @@ export const notificationsRouter = railRouter('notifications', {
     "Marks read the caller's notifications named in `ids` (unknown ids and other keys' are ignored), or every one whose event happened at or before `upTo`. Returns how many changed and how many stay unread. Audited (`notification.marked_read`). Needs `notifications:write`.",
   ),
   subscribe: notificationSubscriptions.routes,
-  preferences: {
-    get: get('/preferences', {}, NotificationPreferences, meta({ ...read, source: { object: 'svc.notifications.preferences' } })).doc(
-      "Get the caller's notification preferences",
-      'Muted event types, minimum severity and channels switched on for the calling API key; the defaults (nothing muted, `debug`, every channel) until set. Needs `notifications:read`.',
-    ),
-    put: put('/preferences', { body: PutPreferencesBody }, NotificationPreferences, write('notification_preferences.updated')).doc(
-      "Set the caller's notification preferences",
-      'Replaces the preferences of the calling API key; the notifier applies them to every event after the change: a muted type, a severity below the minimum or a channel switched off is not notified. Audited (`notification_preferences.updated`). Needs `notifications:write`.',
-    ),
-  },
+  preferences: notificationPreferences.routes,
   slack: { ...slackChannels.routes, deliveries: deliveriesRoute('slack') },
   teams: { ...teamsChannels.routes, deliveries: deliveriesRoute('teams') },
   email: {
@@ -199,7 +216,7 @@ const AnyChannel = z.union([SlackChannel, TeamsChannel, EmailChannel]);
 export const notificationsEvents = [
   ...notificationSubscriptions.events,
   eventType('notification.marked_read', 'An API key marked notifications of its inbox read.', MarkReadResult),
-  eventType('notification_preferences.updated', "An API key's notification preferences changed.", NotificationPreferences),
+  ...notificationPreferences.events,
   eventType('notification_channel.created', 'A Slack, Teams or email channel was added.', AnyChannel),
   eventType('notification_channel.disabled', 'A notification channel was disabled.', AnyChannel),
   eventType('notification_channel.enabled', 'A notification channel was enabled again.', AnyChannel),

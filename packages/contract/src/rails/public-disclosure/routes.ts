@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import { get, policyOf, put } from '../../platform/declare.ts';
 import { railRouter, resource } from '../../platform/resource.ts';
-import { eventType } from '../../platform/webhook-events.ts';
-import { listOf, PaginationQuery } from '../../shared/common.ts';
+import { setting } from '../../platform/setting.ts';
+import type { eventType } from '../../platform/webhook-events.ts';
 import { NOTICE_STATUSES, SystemId } from './fields.ts';
 import {
   DisclosureDocument,
@@ -14,9 +13,6 @@ import {
 } from './schemas.ts';
 
 /** The public disclosure rail's resources and hand-declared routes, its router and the event types it emits. */
-
-const SystemParams = z.object({ systemId: SystemId });
-const BySystem = { pathParams: SystemParams };
 
 // ---------------------------------------------------------------- transparency notices
 
@@ -47,8 +43,6 @@ export const transparencyNotices = resource({
 });
 
 // ---------------------------------------------------------------- art-50, art-53-gpai, model-card
-
-const { read, write } = policyOf('public_disclosure');
 
 const DOC_WORDS = {
   'art-50': {
@@ -102,23 +96,36 @@ const documentRoutes = ({ routes }: typeof art50Documents | typeof art53GpaiDocu
   get: routes.get,
 });
 
+/** What the documents need to know of an AI system, declared per `systemId`. */
+export const systemProfiles = setting({
+  rail: 'public_disclosure',
+  path: 'systems',
+  subResource: 'transparency',
+  name: 'system_profile',
+  label: 'system profile',
+  record: SystemProfile,
+  body: PutSystemProfileBody,
+  key: { param: 'systemId', schema: SystemId, label: 'AI system' },
+  unset: 'not_found',
+  action: 'system_profile.declared',
+  eventSummary: 'An AI-system profile for public disclosure was declared or changed.',
+  list: { summary: 'List system profiles', description: 'The declared AI-system profiles.' },
+  get: { summary: 'Get a system profile', description: 'The profile declared for this `systemId`.' },
+  put: {
+    summary: 'Declare a system profile',
+    description:
+      'Declares what the documents need to know of the system: who provides and deploys it, what it does, the Art. 50 facts, and the register risks, GPAI summaries and red-team targets that concern it (422 `validation_failed` for an id this tenant does not have, and nothing changes).',
+  },
+});
+
 export const publicDisclosureRouter = railRouter('public_disclosure', {
   transparency: transparencyNotices.routes,
   art50: documentRoutes(art50Documents),
   art53Gpai: documentRoutes(art53GpaiDocuments),
   modelCard: documentRoutes(modelCards),
-  listSystems: get('/systems', { query: PaginationQuery }, listOf(SystemProfile), read).doc(
-    'List system profiles',
-    'The declared AI-system profiles, by systemId, as `{ data, cursor }`. Needs `public_disclosure:read`.',
-  ),
-  getSystem: get('/systems/:systemId', BySystem, SystemProfile, read).doc(
-    'Get a system profile',
-    'The profile declared for this systemId; 404 when none is. Needs `public_disclosure:read`.',
-  ),
-  putSystem: put('/systems/:systemId', { ...BySystem, body: PutSystemProfileBody }, SystemProfile, write('system_profile.declared')).doc(
-    'Declare a system profile',
-    'Declares (or replaces) what the documents need to know of the system: who provides and deploys it, what it does, the Art. 50 facts, and the register risks, GPAI summaries and red-team targets that concern it (422 for an id this tenant does not have). Needs `public_disclosure:write`; audited as `system_profile.declared`.',
-  ),
+  listSystems: systemProfiles.routes.list,
+  getSystem: systemProfiles.routes.get,
+  putSystem: systemProfiles.routes.put,
 });
 
 /** Event types the public_disclosure rail emits. */
@@ -126,5 +133,5 @@ export const publicDisclosureEvents: ReturnType<typeof eventType>[] = [
   ...transparencyNotices.events,
   // The document kinds share their event type, registered once.
   ...art50Documents.events,
-  eventType('system_profile.declared', 'An AI-system profile for public disclosure was declared or changed.', SystemProfile),
+  ...systemProfiles.events,
 ];

@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { get, policyOf, post, put } from '../../platform/declare.ts';
+import { get, policyOf, post } from '../../platform/declare.ts';
 import { meta } from '../../platform/meta.ts';
 import { railRouter, resource, under } from '../../platform/resource.ts';
+import { setting } from '../../platform/setting.ts';
 import { eventType } from '../../platform/webhook-events.ts';
 import { listOf, PaginationQuery } from '../../shared/common.ts';
 import { Category, INVESTIGATION_STATUSES, IntakeSlug, PROTECTION_STATUSES, ReportId, ReportStatus } from './fields.ts';
@@ -29,6 +30,30 @@ import {
 } from './schemas.ts';
 
 /** The whistleblower rail's resources and hand-declared routes, its router and the event types it emits. */
+
+// ---------------------------------------------------------------- intake
+
+/** The tenant's public intake: the slug reporters post to, on or off. */
+export const whistleblowerIntake = setting({
+  rail: 'whistleblower',
+  path: 'intake',
+  subResource: 'reports',
+  name: 'intake',
+  label: 'public intake',
+  record: WhistleblowerIntake,
+  body: SetWhistleblowerIntakeBody,
+  unset: { defaults: { slug: null, enabled: false, intakePath: null } },
+  // A slug is unique across tenants: each walking tenant claims its own.
+  fixture: { slug: 'speak-up-{{unique}}', enabled: true },
+  action: 'whistleblower_intake.updated',
+  eventSummary: 'The public intake settings changed.',
+  get: { summary: 'The public intake settings', description: 'The slug reporters post to and whether the intake takes reports.' },
+  put: {
+    summary: 'Set the public intake',
+    description:
+      'Sets the slug reporters post to and enables or disables the intake. A slug is unique across tenants: 409 `conflict` when another tenant holds it, or claims it at the same moment, and nothing changes.',
+  },
+});
 
 // ---------------------------------------------------------------- reports
 
@@ -102,7 +127,7 @@ export const whistleblowerReports = resource({
   },
 });
 
-const { read, write } = policyOf('whistleblower');
+const { read } = policyOf('whistleblower');
 
 // ---------------------------------------------------------------- the thread with the reporter
 
@@ -272,14 +297,8 @@ export const whistleblowerRouter = railRouter('whistleblower', {
   sendMessage: whistleblowerMessages.routes.create,
   concludeInvestigation,
   reviewProtection,
-  getIntake: get('/intake', {}, WhistleblowerIntake, read).doc(
-    'The public intake settings',
-    'The slug and state of the tenant’s public intake. Needs `whistleblower:read`.',
-  ),
-  setIntake: put('/intake', { body: SetWhistleblowerIntakeBody }, WhistleblowerIntake, write('whistleblower_intake.updated')).doc(
-    'Set the public intake',
-    'Sets the slug reporters post to and enables or disables the intake. A slug is unique across tenants: 409 when another tenant holds it. Needs `whistleblower:write`; audited as `whistleblower_intake.updated`.',
-  ),
+  getIntake: whistleblowerIntake.routes.get,
+  setIntake: whistleblowerIntake.routes.put,
   submit: post(
     '/intake/:slug',
     { pathParams: z.object({ slug: IntakeSlug }), body: SubmitWhistleblowerReportBody },
@@ -310,6 +329,6 @@ export const whistleblowerEvents: ReturnType<typeof eventType>[] = [
   ...whistleblowerInvestigations.events,
   ...whistleblowerProtections.events,
   ...whistleblowerMessages.events,
+  ...whistleblowerIntake.events,
   eventType('whistleblower_message.received', 'A reporter wrote to the organisation with the access code.', WhistleblowerMessage),
-  eventType('whistleblower_intake.updated', 'The public intake settings changed.', WhistleblowerIntake),
 ];

@@ -2,6 +2,7 @@ import {
   contract,
   emailChannels,
   type NotificationChannelKind,
+  notificationPreferences,
   notificationSubscriptions,
   slackChannels,
   teamsChannels,
@@ -11,6 +12,7 @@ import type { Response } from 'express';
 import { ctxOf } from '../../http/context.ts';
 import { serveResource } from '../../kit.ts';
 import * as ntf from '../../notifications/service.ts';
+import { serveSetting } from '../../setting-kit.ts';
 import { actor, type RailDeps, tenantOf } from '../deps.ts';
 
 /**
@@ -44,10 +46,7 @@ export function notificationsHandlers({ db, webhooks }: RailDeps) {
     },
     markRead: async ({ body, res }) => ({ status: 200, body: await ntf.markRead(prisma, actor(res), body) }),
     subscribe: serveResource(db, notificationSubscriptions, ntf.subscriptionStore),
-    preferences: {
-      get: async ({ res }) => ({ status: 200, body: await ntf.getPreferences(prisma, actor(res)) }),
-      put: async ({ body, res }) => ({ status: 200, body: await ntf.putPreferences(prisma, actor(res), body) }),
-    },
+    preferences: serveSetting(db, notificationPreferences, ntf.preferencesStore),
     slack: { ...serveResource(db, slackChannels, ntf.webhookChannelStore('slack', allowPrivate)), deliveries: deliveries('slack') },
     teams: { ...serveResource(db, teamsChannels, ntf.webhookChannelStore('teams', allowPrivate)), deliveries: deliveries('teams') },
     email: {

@@ -6,24 +6,23 @@ import {
   type DisclosureSection,
   type DisclosureSource,
   type modelCards,
-  type PutSystemProfileBody,
   SystemProfile,
+  type systemProfiles,
   type transparencyNotices,
 } from '@svc/contract';
 import type { z } from 'zod';
-import type { Prisma, Tx } from '../../db/client.ts';
-import { keysetList } from '../../db/pagination.ts';
+import type { Tx } from '../../db/client.ts';
 import { scopeToTenant } from '../../db/tenant-scope.ts';
-import { ApiError, invalid } from '../../errors.ts';
+import { invalid } from '../../errors.ts';
 import type {
   DisclosureDocument as DocumentRow,
   TransparencyNotice as NoticeRow,
   PublicDisclosureProfile as ProfileRow,
 } from '../../generated/prisma/client.ts';
 import type { Store } from '../../kit.ts';
-import type { Actor } from '../../platform/ledger/changes.ts';
-import { lockKey, type PageQuery, recorded } from '../../platform/records.ts';
+import { lockKey } from '../../platform/records.ts';
 import { iso, rendererOf } from '../../platform/render.ts';
+import type { SettingStore } from '../../setting-kit.ts';
 
 /**
  * Documents generated from the tenant's AI-system records. Each generation reads the records of one
@@ -63,23 +62,20 @@ async function checkIds(db: Tx, field: string, model: string, ids: readonly stri
 
 const uniq = (xs: readonly string[] | undefined) => [...new Set(xs ?? [])];
 
-export async function putProfile(
-  prisma: Prisma,
-  who: Actor,
-  systemId: string,
-  body: z.infer<typeof PutSystemProfileBody>,
-): Promise<Profile> {
-  const scoped = scopeToTenant(prisma, who.tenantId);
-  await checkIds(scoped, 'riskIds', 'riskRegisterRisk', body.riskIds);
-  await checkIds(scoped, 'gpaiSummaryIds', 'gpaiSummary', body.gpaiSummaryIds);
-  await checkIds(scoped, 'redTeamTargetIds', 'redTeamTarget', body.redTeamTargetIds);
-  return prisma.$transaction(async (tx) => {
-    const db = scopeToTenant(tx, who.tenantId);
-    // Declarations of one system queue here: the first creates the profile, the next replace it.
-    await lockKey(tx, `svc.public_disclosure.system_profile:${who.tenantId}:${systemId}`);
-    const existing = await db.publicDisclosureProfile.findFirst({ where: { systemId } });
-    const now = new Date();
-    const data = {
+/**
+ * A system's profile (setting kit), addressed by its `systemId`: the ids it cites must be records
+ * of the tenant (422 naming the first that is not); declarations of one system queue on the kit's lock.
+ */
+export const profileStore: SettingStore<typeof systemProfiles> = {
+  model: 'publicDisclosureProfile',
+  render: renderProfile,
+  newId: rowId,
+  resourceId: (_row, systemId) => systemId,
+  prepare: async ({ db, body }) => {
+    await checkIds(db, 'riskIds', 'riskRegisterRisk', body.riskIds);
+    await checkIds(db, 'gpaiSummaryIds', 'gpaiSummary', body.gpaiSummaryIds);
+    await checkIds(db, 'redTeamTargetIds', 'redTeamTarget', body.redTeamTargetIds);
+    return {
       name: body.name,
       purpose: body.purpose,
       provider: body.provider,
@@ -99,31 +95,9 @@ export async function putProfile(
       gpaiSummaryIds: uniq(body.gpaiSummaryIds),
       redTeamTargetIds: uniq(body.redTeamTargetIds),
     };
-    const updatedAt = existing ? new Date(Math.max(now.getTime(), new Date(existing.updatedAt).getTime() + 1)) : now;
-    const row = existing
-      ? await db.publicDisclosureProfile.update({ where: { id: existing.id }, data: { ...data, updatedAt } })
-      : await db.publicDisclosureProfile.create({
-          data: { ...data, id: rowId(), tenantId: who.tenantId, systemId, createdAt: now, updatedAt: now },
-        });
-    return recorded(tx, who, renderProfile(row), {
-      action: 'system_profile.declared',
-      resourceId: systemId,
-      data: { systemId, replaced: existing !== null },
-    });
-  });
-}
-
-export async function getProfile(prisma: Prisma, tenantId: string, systemId: string): Promise<Profile> {
-  const row = await scopeToTenant(prisma, tenantId).publicDisclosureProfile.findFirst({ where: { systemId } });
-  if (!row) throw new ApiError('not_found', `No profile is declared for system ${systemId}.`);
-  return renderProfile(row);
-}
-
-export async function listProfiles(prisma: Prisma, tenantId: string, query: PageQuery) {
-  return keysetList(scopeToTenant(prisma, tenantId).publicDisclosureProfile, query, {
-    render: renderProfile,
-  });
-}
+  },
+  auditData: ({ before, key }) => ({ systemId: key, replaced: before !== null }),
+};
 
 // ---------------------------------------------------------------- inputs
 

@@ -1,5 +1,6 @@
 import {
   contract,
+  whistleblowerIntake,
   whistleblowerInvestigations,
   whistleblowerMessages,
   whistleblowerProtections,
@@ -8,7 +9,8 @@ import {
 import { initServer } from '@ts-rest/express';
 import { ctxOf } from '../../http/context.ts';
 import { serveResource } from '../../kit.ts';
-import { actor, type RailDeps, tenantOf } from '../deps.ts';
+import { serveSetting } from '../../setting-kit.ts';
+import { type RailDeps, tenantOf } from '../deps.ts';
 import * as wb from './service.ts';
 
 export function whistleblowerHandlers({ db }: RailDeps) {
@@ -17,6 +19,7 @@ export function whistleblowerHandlers({ db }: RailDeps) {
   const { conclude, ...investigations } = serveResource(db, whistleblowerInvestigations, wb.investigationStore);
   const { review, ...protections } = serveResource(db, whistleblowerProtections, wb.protectionStore);
   const messages = serveResource(db, whistleblowerMessages, wb.messageStore);
+  const intake = serveSetting(db, whistleblowerIntake, wb.intakeStore);
   return initServer().router(contract.whistleblower, {
     reports,
     investigations,
@@ -30,8 +33,8 @@ export function whistleblowerHandlers({ db }: RailDeps) {
     sendMessage: messages.create,
     concludeInvestigation: conclude,
     reviewProtection: review,
-    getIntake: async ({ res }) => ({ status: 200, body: await wb.getIntake(prisma, tenantOf(res).tenantId) }),
-    setIntake: async ({ body, res }) => ({ status: 200, body: await wb.setIntake(prisma, actor(res), body) }),
+    getIntake: intake.get,
+    setIntake: intake.put,
     // Public routes: no principal; the access code or the published slug is the only key.
     submit: async ({ params, body, res }) => ({
       status: 201,

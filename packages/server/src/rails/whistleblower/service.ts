@@ -3,16 +3,15 @@ import {
   type FeedbackWhistleblowerReportBody,
   getRail,
   type ReporterMessageBody,
-  type SetWhistleblowerIntakeBody,
   type SubmitWhistleblowerReportBody,
   tierAdmits,
   type WhistleblowerClock,
-  type WhistleblowerIntake,
   WhistleblowerMessage,
   type WhistleblowerProtection,
   type WhistleblowerReceipt,
   type WhistleblowerReport,
   type WhistleblowerReporterView,
+  type whistleblowerIntake,
   type whistleblowerInvestigations,
   type whistleblowerMessages,
   type whistleblowerProtections,
@@ -31,10 +30,10 @@ import type {
 } from '../../generated/prisma/client.ts';
 import { newId } from '../../ids.ts';
 import type { Store } from '../../kit.ts';
-import type { Actor } from '../../platform/ledger/changes.ts';
 import { checkMoment, pastMoment } from '../../platform/moments.ts';
 import { claimSlug, lockRecord, type PageQuery, recorded, stampsOf } from '../../platform/records.ts';
 import { iso, isoOrNull, rendererOf } from '../../platform/render.ts';
+import type { SettingStore } from '../../setting-kit.ts';
 import { sealSecret } from '../../webhooks/secret-box.ts';
 
 /**
@@ -408,51 +407,26 @@ export const protectionStore: Store<typeof whistleblowerProtections> = {
 
 const intakePath = (slug: string) => `/v1/whistleblower/intake/${slug}`;
 
-function renderIntake(r: IntakeRow | null): z.infer<typeof WhistleblowerIntake> {
-  return {
-    object: 'svc.whistleblower.intake',
-    slug: r?.slug ?? null,
-    enabled: r?.enabled ?? false,
-    intakePath: r?.enabled ? intakePath(r.slug) : null,
-    updatedAt: r ? iso(r.updatedAt) : null,
-  };
-}
-
-export async function getIntake(prisma: Prisma, tenantId: string) {
-  return renderIntake(await scopeToTenant(prisma, tenantId).whistleblowerIntake.findFirst({}));
-}
-
 const slugTaken = (slug: string) =>
   new ApiError('conflict', `The intake slug ${slug} is taken by another tenant.`, [
     { field: 'slug', issue: 'invalid_value', message: 'taken' },
   ]);
 
 /**
- * Sets the tenant's intake. Settings of one tenant queue (the first creates the row, the next
- * update it), and a slug another tenant holds, or takes meanwhile, is refused (claimSlug).
+ * The tenant's intake (setting kit). A slug another tenant holds, or takes meanwhile, is refused
+ * (claimSlug); the tenant's own settings queue on the kit's lock.
  */
-export async function setIntake(prisma: Prisma, who: Actor, body: z.infer<typeof SetWhistleblowerIntakeBody>) {
-  return prisma.$transaction(async (tx) => {
+export const intakeStore: SettingStore<typeof whistleblowerIntake> = {
+  model: 'whistleblowerIntake',
+  computed: { intakePath: (r: IntakeRow) => (r.enabled ? intakePath(r.slug) : null) },
+  newId: randomUUID,
+  prepare: async ({ tx, who, body }) => {
     const holderOf = (slug: string) => tx.whistleblowerIntake.findUnique({ where: { slug }, select: { tenantId: true } });
     await claimSlug(tx, 'svc.whistleblower.intake', who, body.slug, holderOf, () => slugTaken(body.slug));
-    const db = scopeToTenant(tx, who.tenantId);
-    const existing = await db.whistleblowerIntake.findFirst({});
-    const now = new Date();
-    const row = existing
-      ? await db.whistleblowerIntake.update({
-          where: { id: existing.id },
-          data: { slug: body.slug, enabled: body.enabled, updatedAt: now },
-        })
-      : await db.whistleblowerIntake.create({
-          data: { id: randomUUID(), tenantId: who.tenantId, slug: body.slug, enabled: body.enabled, createdAt: now, updatedAt: now },
-        });
-    return recorded(tx, who, renderIntake(row), {
-      action: 'whistleblower_intake.updated',
-      resourceId: row.id,
-      data: { slug: body.slug, enabled: body.enabled, previousSlug: existing?.slug ?? null },
-    });
-  });
-}
+    return { slug: body.slug, enabled: body.enabled };
+  },
+  auditData: ({ before, body }) => ({ slug: body.slug, enabled: body.enabled, previousSlug: (before?.slug as string | undefined) ?? null }),
+};
 
 /** One answer for an unknown slug, a disabled intake and a tenant not entitled to the rail. */
 const noIntake = (slug: string) => new ApiError('not_found', `No organisation takes reports at ${slug}.`);

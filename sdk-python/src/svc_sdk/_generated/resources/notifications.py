@@ -394,7 +394,7 @@ class NotificationsPreferencesResource(Resource):
 
         ``GET /v1/notifications/preferences``
 
-        Muted event types, minimum severity and channels switched on for the calling API key; the defaults (nothing muted, `debug`, every channel) until set. Needs `notifications:read`.
+        Muted event types, minimum severity and channels switched on. Returns the notification preferences of the calling API key. Before the first `PUT` it answers the defaults (`mutedEventTypes` `[]`, `minimumSeverity` `"debug"`, `channels` `["inbox","slack","teams","email"]`), with `updatedAt` null. Needs `notifications:read`.
         """
         return cast(
             "NotificationPreferences",
@@ -424,7 +424,7 @@ class NotificationsPreferencesResource(Resource):
 
         ``PUT /v1/notifications/preferences``
 
-        Replaces the preferences of the calling API key; the notifier applies them to every event after the change: a muted type, a severity below the minimum or a channel switched off is not notified. Audited (`notification_preferences.updated`). Needs `notifications:write`.
+        The notifier applies them to every event after the change: a muted type, a severity below the minimum or a channel switched off is not notified. Replaces the notification preferences of the calling API key and returns it. `PUT`s at once are made one after the other: each answers 200 and the last one stays. Needs `notifications:write`; recorded in the audit trail as `notification_preferences.updated` in the same transaction, and emitted as the webhook event `notification_preferences.updated`.
         """
         return cast(
             "NotificationPreferences",
@@ -1412,7 +1412,7 @@ class AsyncNotificationsPreferencesResource(AsyncResource):
 
         ``GET /v1/notifications/preferences``
 
-        Muted event types, minimum severity and channels switched on for the calling API key; the defaults (nothing muted, `debug`, every channel) until set. Needs `notifications:read`.
+        Muted event types, minimum severity and channels switched on. Returns the notification preferences of the calling API key. Before the first `PUT` it answers the defaults (`mutedEventTypes` `[]`, `minimumSeverity` `"debug"`, `channels` `["inbox","slack","teams","email"]`), with `updatedAt` null. Needs `notifications:read`.
         """
         return cast(
             "NotificationPreferences",
@@ -1442,7 +1442,7 @@ class AsyncNotificationsPreferencesResource(AsyncResource):
 
         ``PUT /v1/notifications/preferences``
 
-        Replaces the preferences of the calling API key; the notifier applies them to every event after the change: a muted type, a severity below the minimum or a channel switched off is not notified. Audited (`notification_preferences.updated`). Needs `notifications:write`.
+        The notifier applies them to every event after the change: a muted type, a severity below the minimum or a channel switched off is not notified. Replaces the notification preferences of the calling API key and returns it. `PUT`s at once are made one after the other: each answers 200 and the last one stays. Needs `notifications:write`; recorded in the audit trail as `notification_preferences.updated` in the same transaction, and emitted as the webhook event `notification_preferences.updated`.
         """
         return cast(
             "NotificationPreferences",

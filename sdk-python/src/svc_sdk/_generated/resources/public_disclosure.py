@@ -489,7 +489,7 @@ class PublicDisclosureResource(Resource):
 
         ``GET /v1/public-disclosure/systems/{systemId}``
 
-        The profile declared for this systemId; 404 when none is. Needs `public_disclosure:read`.
+        The profile declared for this `systemId`. Returns the system profile of the AI system. 404 `not_found` when none is set for this `systemId`. Needs `public_disclosure:read`.
         """
         return cast(
             "PublicDisclosureSystemProfile",
@@ -520,7 +520,7 @@ class PublicDisclosureResource(Resource):
 
         ``GET /v1/public-disclosure/systems``
 
-        The declared AI-system profiles, by systemId, as `{ data, cursor }`. Needs `public_disclosure:read`.
+        The declared AI-system profiles. Newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Needs `public_disclosure:read`.
 
         Returns one page; ``auto_paging_iter()`` walks every item of every page.
         """
@@ -550,7 +550,7 @@ class PublicDisclosureResource(Resource):
 
         ``PUT /v1/public-disclosure/systems/{systemId}``
 
-        Declares (or replaces) what the documents need to know of the system: who provides and deploys it, what it does, the Art. 50 facts, and the register risks, GPAI summaries and red-team targets that concern it (422 for an id this tenant does not have). Needs `public_disclosure:write`; audited as `system_profile.declared`.
+        Declares what the documents need to know of the system: who provides and deploys it, what it does, the Art. 50 facts, and the register risks, GPAI summaries and red-team targets that concern it (422 `validation_failed` for an id this tenant does not have, and nothing changes). Replaces the system profile of the AI system and returns it. `PUT`s at once are made one after the other: each answers 200 and the last one stays. Needs `public_disclosure:write`; recorded in the audit trail as `system_profile.declared` in the same transaction, and emitted as the webhook event `system_profile.declared`.
         """
         return cast(
             "PublicDisclosureSystemProfile",
@@ -1034,7 +1034,7 @@ class AsyncPublicDisclosureResource(AsyncResource):
 
         ``GET /v1/public-disclosure/systems/{systemId}``
 
-        The profile declared for this systemId; 404 when none is. Needs `public_disclosure:read`.
+        The profile declared for this `systemId`. Returns the system profile of the AI system. 404 `not_found` when none is set for this `systemId`. Needs `public_disclosure:read`.
         """
         return cast(
             "PublicDisclosureSystemProfile",
@@ -1065,7 +1065,7 @@ class AsyncPublicDisclosureResource(AsyncResource):
 
         ``GET /v1/public-disclosure/systems``
 
-        The declared AI-system profiles, by systemId, as `{ data, cursor }`. Needs `public_disclosure:read`.
+        The declared AI-system profiles. Newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Needs `public_disclosure:read`.
 
         Returns one page; ``auto_paging_iter()`` walks every item of every page.
         """
@@ -1095,7 +1095,7 @@ class AsyncPublicDisclosureResource(AsyncResource):
 
         ``PUT /v1/public-disclosure/systems/{systemId}``
 
-        Declares (or replaces) what the documents need to know of the system: who provides and deploys it, what it does, the Art. 50 facts, and the register risks, GPAI summaries and red-team targets that concern it (422 for an id this tenant does not have). Needs `public_disclosure:write`; audited as `system_profile.declared`.
+        Declares what the documents need to know of the system: who provides and deploys it, what it does, the Art. 50 facts, and the register risks, GPAI summaries and red-team targets that concern it (422 `validation_failed` for an id this tenant does not have, and nothing changes). Replaces the system profile of the AI system and returns it. `PUT`s at once are made one after the other: each answers 200 and the last one stays. Needs `public_disclosure:write`; recorded in the audit trail as `system_profile.declared` in the same transaction, and emitted as the webhook event `system_profile.declared`.
         """
         return cast(
             "PublicDisclosureSystemProfile",

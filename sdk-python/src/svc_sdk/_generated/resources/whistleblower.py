@@ -654,7 +654,7 @@ class WhistleblowerResource(Resource):
 
         ``GET /v1/whistleblower/intake``
 
-        The slug and state of the tenant’s public intake. Needs `whistleblower:read`.
+        The slug reporters post to and whether the intake takes reports. Returns the public intake of the tenant. Before the first `PUT` it answers the defaults (`slug` `null`, `enabled` `false`, `intakePath` `null`), with `updatedAt` null. Needs `whistleblower:read`.
         """
         return cast(
             "WhistleblowerIntake",
@@ -777,7 +777,7 @@ class WhistleblowerResource(Resource):
 
         ``PUT /v1/whistleblower/intake``
 
-        Sets the slug reporters post to and enables or disables the intake. A slug is unique across tenants: 409 when another tenant holds it. Needs `whistleblower:write`; audited as `whistleblower_intake.updated`.
+        Sets the slug reporters post to and enables or disables the intake. A slug is unique across tenants: 409 `conflict` when another tenant holds it, or claims it at the same moment, and nothing changes. Replaces the public intake of the tenant and returns it. `PUT`s at once are made one after the other: each answers 200 and the last one stays. Needs `whistleblower:write`; recorded in the audit trail as `whistleblower_intake.updated` in the same transaction, and emitted as the webhook event `whistleblower_intake.updated`.
         """
         return cast(
             "WhistleblowerIntake",
@@ -1504,7 +1504,7 @@ class AsyncWhistleblowerResource(AsyncResource):
 
         ``GET /v1/whistleblower/intake``
 
-        The slug and state of the tenant’s public intake. Needs `whistleblower:read`.
+        The slug reporters post to and whether the intake takes reports. Returns the public intake of the tenant. Before the first `PUT` it answers the defaults (`slug` `null`, `enabled` `false`, `intakePath` `null`), with `updatedAt` null. Needs `whistleblower:read`.
         """
         return cast(
             "WhistleblowerIntake",
@@ -1627,7 +1627,7 @@ class AsyncWhistleblowerResource(AsyncResource):
 
         ``PUT /v1/whistleblower/intake``
 
-        Sets the slug reporters post to and enables or disables the intake. A slug is unique across tenants: 409 when another tenant holds it. Needs `whistleblower:write`; audited as `whistleblower_intake.updated`.
+        Sets the slug reporters post to and enables or disables the intake. A slug is unique across tenants: 409 `conflict` when another tenant holds it, or claims it at the same moment, and nothing changes. Replaces the public intake of the tenant and returns it. `PUT`s at once are made one after the other: each answers 200 and the last one stays. Needs `whistleblower:write`; recorded in the audit trail as `whistleblower_intake.updated` in the same transaction, and emitted as the webhook event `whistleblower_intake.updated`.
         """
         return cast(
             "WhistleblowerIntake",
