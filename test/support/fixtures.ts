@@ -164,7 +164,8 @@ export function transitionCall(
 ): { method: 'POST' | 'PATCH' | 'DELETE'; path: string; body: (sent: unknown) => unknown } {
   const route = (resource.routes as Record<string, { method: 'POST' | 'PATCH' | 'DELETE'; path: string }>)[verb];
   if (!route) throw new Error(`${resource.object} has no route ${verb}`);
-  const base = resource.collectionPath.slice(0, -(resource.spec.path.length + 1));
+  // The rail's base path: the collection's without its own segment (none for a rail's own records, `''`).
+  const base = resource.spec.path ? resource.collectionPath.slice(0, -(resource.spec.path.length + 1)) : resource.collectionPath;
   const idField = resource.spec.transitions?.[verb]?.idField;
   return {
     method: route.method,

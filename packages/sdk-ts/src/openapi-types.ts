@@ -2481,13 +2481,13 @@ export interface paths {
         };
         /**
          * List workspaces
-         * @description Returns the tenant's workspaces, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. `status` keeps only active or archived workspaces. Needs `workspace:read`. A key whose tenant role is `owner` or `admin` lists every workspace of the tenant; any other key lists only the workspaces it (or the person it acts for) holds an active role in.
+         * @description A key whose tenant role is `owner` or `admin` lists every workspace of the tenant; any other key lists only the workspaces it (or the person it acts for) holds an active role in. Returns the tenant's workspaces, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Filters, combined with AND: `status` (workspaces whose `status` equals the value). Needs `workspace:read`.
          */
         get: operations["workspace.list"];
         put?: never;
         /**
          * Create a workspace
-         * @description Creates an `active` workspace, id `wks_<ULID>`, with the principals given (each user by email, each API key by the `key_` id of an active key of this tenant; a subject named twice is 422). Returns 201. Needs `workspace:write`; recorded in the audit trail as `workspace.created` (and `workspace_principal.added` per principal) in the same transaction, and emitted as the webhook event `workspace.created`. A key whose tenant role is not `owner` or `admin` and that does not name itself among the principals is given the role `owner` in the new workspace (as an `api_key` principal), so that it can reach what it created. Send an `Idempotency-Key` so that a retry does not create a second workspace.
+         * @description Creates an `active` workspace with the principals given (each user by email, each API key by the `key_` id of an active key of this tenant; a subject named twice is 422), each recorded in the audit trail as `workspace_principal.added` after the workspace. A key whose tenant role is not `owner` or `admin` and that does not name itself among the principals is given the role `owner` in the new workspace (as an `api_key` principal), so that it can reach what it created. Returns 201 with the new workspace, id `wks_<ULID>`. Needs `workspace:write`; recorded in the audit trail as `workspace.created` in the same transaction, and emitted as the webhook event `workspace.created`. Send an `Idempotency-Key` so that a retry does not create a second workspace.
          */
         post: operations["workspace.create"];
         delete?: never;
@@ -2505,7 +2505,7 @@ export interface paths {
         };
         /**
          * Get a workspace
-         * @description Returns the workspace with this `wks_` id and its counts of active principals and teams. Needs `workspace:read`. A workspace of another tenant, or one that does not exist, is 404 `not_found`. The caller's role in the workspace decides, after the key's own role: its active grant (the grant whose subject is the key's `key_` id, else the email of the active person the key acts for) or, without one, the key's tenant role when that is `owner` or `admin` (they reach every workspace). Reads need any role; changing the workspace or creating a team needs `editor`, `admin` or `owner` (`workspace:write`); giving or revoking roles and archiving need `admin` or `owner` (`workspace:manage`). A grant narrows, never widens, what the key's own role allows. A key with no role in the workspace, or whose role there does not grant the action, is 403 `forbidden` (`details[0].field` `workspace` with issue `not_a_principal`, or `workspace_role` with the permission) and nothing changes.
+         * @description A workspace comes with its counts of active principals and teams. The caller's role in the workspace decides, after the key's own role: its active grant (the grant whose subject is the key's `key_` id, else the email of the active person the key acts for) or, without one, the key's tenant role when that is `owner` or `admin` (they reach every workspace). Reads need any role; changing the workspace or creating a team needs `editor`, `admin` or `owner` (`workspace:write`); giving or revoking roles and archiving need `admin` or `owner` (`workspace:manage`). A grant narrows, never widens, what the key's own role allows. A key with no role in the workspace, or whose role there does not grant the action, is 403 `forbidden` (`details[0].field` `workspace` with issue `not_a_principal`, or `workspace_role` with the permission) and nothing changes. Returns the workspace with this `wks_` id. Needs `workspace:read`. A workspace of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
          */
         get: operations["workspace.get"];
         put?: never;
@@ -2515,7 +2515,7 @@ export interface paths {
         head?: never;
         /**
          * Change a workspace's name or description
-         * @description Updates the fields given; fields left out keep their value, a null description clears it. Needs `workspace:write`; audited as `workspace.updated` (with the names of the changed fields) and emitted as the webhook event `workspace.updated`. The caller's role in the workspace decides, after the key's own role: its active grant (the grant whose subject is the key's `key_` id, else the email of the active person the key acts for) or, without one, the key's tenant role when that is `owner` or `admin` (they reach every workspace). Reads need any role; changing the workspace or creating a team needs `editor`, `admin` or `owner` (`workspace:write`); giving or revoking roles and archiving need `admin` or `owner` (`workspace:manage`). A grant narrows, never widens, what the key's own role allows. A key with no role in the workspace, or whose role there does not grant the action, is 403 `forbidden` (`details[0].field` `workspace` with issue `not_a_principal`, or `workspace_role` with the permission) and nothing changes. When the workspace is archived: 409 `conflict` naming its state, and nothing changes. Another tenant's workspace, or one that does not exist, is 404 `not_found`.
+         * @description Updates the fields given; fields left out keep their value, a null description clears it. The audit event names the changed fields. The caller's role in the workspace decides, after the key's own role: its active grant (the grant whose subject is the key's `key_` id, else the email of the active person the key acts for) or, without one, the key's tenant role when that is `owner` or `admin` (they reach every workspace). Reads need any role; changing the workspace or creating a team needs `editor`, `admin` or `owner` (`workspace:write`); giving or revoking roles and archiving need `admin` or `owner` (`workspace:manage`). A grant narrows, never widens, what the key's own role allows. A key with no role in the workspace, or whose role there does not grant the action, is 403 `forbidden` (`details[0].field` `workspace` with issue `not_a_principal`, or `workspace_role` with the permission) and nothing changes. Allowed while the workspace's `status` is `active`; changes the workspace and returns it. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `workspace:write`; recorded in the audit trail as `workspace.updated` and emitted as the webhook event `workspace.updated`.
          */
         patch: operations["workspace.update"];
         trace?: never;
@@ -2531,7 +2531,7 @@ export interface paths {
         put?: never;
         /**
          * Archive a workspace
-         * @description Allowed when the workspace's `status` is `active`; sets it to `archived` (with `archivedAt`) and returns the workspace. From then on the workspace is read-only: its principals and teams stay readable, every write is 409. Archiving an archived workspace: 409 `conflict` naming the state, and nothing changes. Needs `workspace:write`; audited as `workspace.archived` (with the optional `reason`) and emitted as the webhook event `workspace.archived`. Another tenant's workspace is 404 `not_found`. The caller's role in the workspace decides, after the key's own role: its active grant (the grant whose subject is the key's `key_` id, else the email of the active person the key acts for) or, without one, the key's tenant role when that is `owner` or `admin` (they reach every workspace). Reads need any role; changing the workspace or creating a team needs `editor`, `admin` or `owner` (`workspace:write`); giving or revoking roles and archiving need `admin` or `owner` (`workspace:manage`). A grant narrows, never widens, what the key's own role allows. A key with no role in the workspace, or whose role there does not grant the action, is 403 `forbidden` (`details[0].field` `workspace` with issue `not_a_principal`, or `workspace_role` with the permission) and nothing changes.
+         * @description Sets `archivedAt`. From then on the workspace is read-only: its principals and teams stay readable, every write is 409. The caller's role in the workspace decides, after the key's own role: its active grant (the grant whose subject is the key's `key_` id, else the email of the active person the key acts for) or, without one, the key's tenant role when that is `owner` or `admin` (they reach every workspace). Reads need any role; changing the workspace or creating a team needs `editor`, `admin` or `owner` (`workspace:write`); giving or revoking roles and archiving need `admin` or `owner` (`workspace:manage`). A grant narrows, never widens, what the key's own role allows. A key with no role in the workspace, or whose role there does not grant the action, is 403 `forbidden` (`details[0].field` `workspace` with issue `not_a_principal`, or `workspace_role` with the permission) and nothing changes. Allowed when the workspace's `status` is `active`; sets it to `archived` and returns the updated workspace. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `workspace:write`; recorded in the audit trail as `workspace.archived` (with the optional `reason`) and emitted as the webhook event `workspace.archived`.
          */
         post: operations["workspace.archive"];
         delete?: never;
@@ -50515,7 +50515,7 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description Id of the workspace (`wks_` prefix).
+                 * @description Identifier with prefix `wks_`.
                  * @example wks_01JD3Z8W2M6Q4X9V7K5T1B0N3R
                  */
                 id: string;
@@ -50557,7 +50557,7 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description Id of the workspace (`wks_` prefix).
+                 * @description Identifier with prefix `wks_`.
                  * @example wks_01JD3Z8W2M6Q4X9V7K5T1B0N3R
                  */
                 id: string;
@@ -50605,7 +50605,7 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description Id of the workspace (`wks_` prefix).
+                 * @description Identifier with prefix `wks_`.
                  * @example wks_01JD3Z8W2M6Q4X9V7K5T1B0N3R
                  */
                 id: string;

@@ -67,6 +67,15 @@ export interface Store<R extends Resource> {
     readonly admit?: (ctx: { tx: Tx; who: PersonActor; caller: TenantPrincipal; parent: never; op: 'list' | 'create' }) => Promise<void>;
   };
   /**
+   * The records' own policy beyond the route's permission (the caller's role in a workspace): it
+   * refuses with an ApiError on a get (`op: 'get'`), a transition or an edit (`op`: its verb),
+   * after the 404 and before the state's 409, on the row as read for a get and as locked for a
+   * change. `visible` is its side of the list: the where-clause of the records the caller may
+   * list, or undefined for all of them.
+   */
+  readonly admit?: (ctx: { tx: Tx; who: PersonActor; caller: TenantPrincipal; row: never; op: string }) => Promise<void>;
+  readonly visible?: (ctx: { tx: Tx; who: PersonActor; caller: TenantPrincipal }) => Promise<Where | undefined>;
+  /**
    * Row to API record. When absent, derived from the record schema: each field read from the
    * model's field of the same name (a DateTime as an ISO 8601 string), `object` the record's
    * constant, and the fields the row does not hold from `computed`. A record field that is neither
@@ -148,6 +157,8 @@ export interface PrepareContext<Body> {
   parent: Row | undefined;
   /** For a create made by a person (`create.person`): that person, the one the key is bound to. */
   person: ActingPerson | undefined;
+  /** The credential of the request (its key, role and person); undefined for a create called outside HTTP (createOf). */
+  caller: TenantPrincipal | undefined;
   data: Where;
   now: Date;
 }
@@ -351,6 +362,10 @@ function buildHandlers<R extends Resource>(database: Database, resource: R, stor
     throw new Error(`${resource.object}: model ${table.model} has no ${variant.field} field`);
   const ofVariant = (row: Row | undefined) => (row && variant && row[variant.field] !== variant.value ? undefined : row);
   const transitions: Transitions = {};
+  const admit = store.admit as
+    | ((ctx: { tx: Tx; who: PersonActor; caller: TenantPrincipal; row: Row; op: string }) => Promise<void>)
+    | undefined;
+  const visible = store.visible;
 
   if (spec.list !== false) {
     handlers.list = async ({
@@ -368,6 +383,7 @@ function buildHandlers<R extends Resource>(database: Database, resource: R, stor
       const where = {
         ...(nested && parent ? { [nested.field]: parent.id } : {}),
         ...(variant ? { [variant.field]: variant.value } : {}),
+        ...(visible ? await visible({ tx: prisma, who: personActor(res), caller: tenantOf(res) }) : {}),
       };
       const page = await keysetList(delegateOf(client, store.model), query, {
         render: (row: Row) => row,
@@ -384,6 +400,7 @@ function buildHandlers<R extends Resource>(database: Database, resource: R, stor
       const tenantId = actor(res).tenantId;
       const row = ofVariant(await findRow(database.sql, table, tenantId, params.id));
       if (!row) throw missing(resource, params.id);
+      if (admit) await admit({ tx: prisma, who: personActor(res), caller: tenantOf(res), row, op: 'get' });
       const [record] = related ? await renderAll(scopeToTenant(prisma, tenantId), [row]) : [render(row, {})];
       return { status: 200, body: record };
     };
@@ -421,7 +438,7 @@ function buildHandlers<R extends Resource>(database: Database, resource: R, stor
         tx && personal
           ? await actingPerson(tx, who, personal.field, (body as Where)[personal.field] as string | undefined, personal.act)
           : undefined;
-      const prepared = tx && prepare ? await prepare({ tx, who, body: body as never, id, parent, person, data, now }) : undefined;
+      const prepared = tx && prepare ? await prepare({ tx, who, body: body as never, id, parent, person, caller, data, now }) : undefined;
       for (const f of stamps) data[f] ??= now;
       let record: Record<string, unknown> & { id: string } = { id };
       await recordRowChange(
@@ -496,13 +513,18 @@ function buildHandlers<R extends Resource>(database: Database, resource: R, stor
     const step: TransitionStep<unknown, unknown> & { set?: (row: Row, now: Date, body: unknown, who: PersonActor) => Where } =
       typeof declared === 'function' ? { set: declared } : ((declared ?? {}) as never);
     if (t.to === undefined && !step.set) throw new Error(`${resource.object}: the store's step for the edit ${verb} has no set`);
-    const withHooks = step.guard !== undefined || step.after !== undefined || related !== undefined;
+    const withHooks = step.guard !== undefined || step.after !== undefined || related !== undefined || admit !== undefined;
     const move = async (sql: Sql, tx: Tx | undefined, who: PersonActor, id: string, res: Response | undefined, body: unknown) => {
       // The optional `{ reason }` of TransitionRequest, or a field of that name in the transition's own body.
       const given = (body as { reason?: unknown } | undefined)?.reason;
       const reason = typeof given === 'string' ? given : undefined;
       const current = ofVariant(await findRow(sql, table, who.tenantId, id, { forUpdate: true }));
       if (!current) throw missing(resource, id);
+      if (admit) {
+        // The records' own policy on the locked row: a grant revoked meanwhile is seen.
+        if (!tx || !res) throw new Error(`${resource.object}: a change of a record with a policy needs the request's caller`);
+        await admit({ tx, who, caller: tenantOf(res), row: current, op: verb });
+      }
       const state = String(current[statusField]);
       const conflict = () => stateConflict(capitalised(spec.label.one), id, state, verb, t.from, statusField);
       if (!t.from.includes(state)) throw conflict();

@@ -400,7 +400,8 @@ export function resource<
     ...extra,
   });
   const read = (op: 'list' | 'get'): Meta => ({ ...base, permission: `${area}:read`, mutating: false, resource: resMeta(op) });
-  const collection = parent ? `${parent.path ? `/${parent.path}` : ''}/:id/${spec.path}` : `/${spec.path}`;
+  // A rail whose records are its own (`/v1/workspaces`) declares the path `''`.
+  const collection = parent ? `${parent.path ? `/${parent.path}` : ''}/:id/${spec.path}` : spec.path ? `/${spec.path}` : '';
   const createPath = spec.create?.path ? `/${spec.create.path}` : collection;
   const idParams = z.object({ id: prefixedId(spec.idPrefix, exampleId) });
   // The parent's id in a nested collection's path: the record example's, or one of the parent's prefix.

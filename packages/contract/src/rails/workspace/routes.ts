@@ -1,10 +1,9 @@
 import { z } from 'zod';
-import { get, patch, policyOf, post } from '../../platform/declare.ts';
-import { meta } from '../../platform/meta.ts';
-import { railRouter, resource, TransitionBody } from '../../platform/resource.ts';
+import { policyOf, post } from '../../platform/declare.ts';
+import { railRouter, resource, TransitionBody, under } from '../../platform/resource.ts';
 import { ROLES } from '../../platform/tiers.ts';
 import { eventType } from '../../platform/webhook-events.ts';
-import { listOf, PaginationQuery, prefixedId } from '../../shared/common.ts';
+import { prefixedId } from '../../shared/common.ts';
 import { EXAMPLE_WORKSPACE_ID, PrincipalRef } from './fields.ts';
 import {
   AddWorkspacePrincipalBody,
@@ -31,8 +30,7 @@ const PrincipalParams = WorkspaceParams.extend({
   }),
 });
 
-const { read, write } = policyOf('workspace');
-const ByWorkspace = { pathParams: WorkspaceParams };
+const { write } = policyOf('workspace');
 /**
  * How a principal's role in a workspace governs its key there: said once, appended to the
  * description of every route on one workspace.
@@ -42,15 +40,51 @@ const ROLE_403 =
 const ARCHIVED_409 =
   "When the workspace is archived: 409 `conflict` naming its state, and nothing changes. Another tenant's workspace, or one that does not exist, is 404 `not_found`.";
 
-/** The workspace a team or a principal belongs to: its records are the rail's own (`/v1/workspaces/:id`). */
-const IN_WORKSPACE = {
+/** The tenant's workspaces: the rail's own records (`/v1/workspaces/:id`), each with its own policy. */
+export const workspaces = resource({
+  rail: 'workspace',
   path: '',
+  subResource: 'list',
+  name: 'workspace',
+  label: { one: 'workspace', many: 'workspaces' },
   idPrefix: 'wks',
-  label: 'workspace',
-  field: 'workspaceId',
-  createIn: { field: 'status', states: ['active'] },
-  step: 'workspace',
-} as const;
+  record: Workspace,
+  statusField: 'status',
+  filters: {
+    status: z.enum(WORKSPACE_STATUSES).optional().meta({ description: 'Only workspaces in this state (`active` or `archived`).' }),
+  },
+  notes: {
+    list: 'A key whose tenant role is `owner` or `admin` lists every workspace of the tenant; any other key lists only the workspaces it (or the person it acts for) holds an active role in.',
+    get: `A workspace comes with its counts of active principals and teams. ${ROLE_403}`,
+  },
+  create: {
+    body: CreateWorkspaceBody,
+    summary: 'Create a workspace',
+    description:
+      'Creates an `active` workspace with the principals given (each user by email, each API key by the `key_` id of an active key of this tenant; a subject named twice is 422), each recorded in the audit trail as `workspace_principal.added` after the workspace. A key whose tenant role is not `owner` or `admin` and that does not name itself among the principals is given the role `owner` in the new workspace (as an `api_key` principal), so that it can reach what it created.',
+    eventSummary: 'A workspace was created.',
+  },
+  transitions: {
+    update: {
+      from: ['active'],
+      method: 'PATCH',
+      body: UpdateWorkspaceBody,
+      summary: "Change a workspace's name or description",
+      description: `Updates the fields given; fields left out keep their value, a null description clears it. The audit event names the changed fields. ${ROLE_403}`,
+      eventSummary: "A workspace's name or description changed.",
+    },
+    archive: {
+      from: ['active'],
+      to: 'archived',
+      summary: 'Archive a workspace',
+      description: `Sets \`archivedAt\`. From then on the workspace is read-only: its principals and teams stay readable, every write is 409. ${ROLE_403}`,
+      eventSummary: 'A workspace was archived; it takes no more writes.',
+    },
+  },
+});
+
+/** The workspace a team or a principal belongs to: its records are the rail's own (`/v1/workspaces/:id`). */
+const IN_WORKSPACE = under(workspaces, { field: 'workspaceId', createIn: ['active'], step: 'workspace' });
 const WORKSPACE_SETUP = [
   {
     method: 'POST',
@@ -118,37 +152,7 @@ export const workspaceTeams = resource({
 });
 
 export const workspaceRouter = railRouter('workspace', {
-  list: get(
-    '',
-    {
-      query: PaginationQuery.extend({
-        status: z.enum(WORKSPACE_STATUSES).optional().meta({ description: 'Only workspaces in this state (`active` or `archived`).' }),
-      }),
-    },
-    listOf(Workspace),
-    read,
-  ).doc(
-    'List workspaces',
-    "Returns the tenant's workspaces, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. `status` keeps only active or archived workspaces. Needs `workspace:read`. A key whose tenant role is `owner` or `admin` lists every workspace of the tenant; any other key lists only the workspaces it (or the person it acts for) holds an active role in.",
-  ),
-  create: post('', { body: CreateWorkspaceBody }, { 201: Workspace }, write('workspace.created')).doc(
-    'Create a workspace',
-    'Creates an `active` workspace, id `wks_<ULID>`, with the principals given (each user by email, each API key by the `key_` id of an active key of this tenant; a subject named twice is 422). Returns 201. Needs `workspace:write`; recorded in the audit trail as `workspace.created` (and `workspace_principal.added` per principal) in the same transaction, and emitted as the webhook event `workspace.created`. A key whose tenant role is not `owner` or `admin` and that does not name itself among the principals is given the role `owner` in the new workspace (as an `api_key` principal), so that it can reach what it created. Send an `Idempotency-Key` so that a retry does not create a second workspace.',
-  ),
-  get: get('/:id', ByWorkspace, Workspace, meta({ ...read, source: { object: 'svc.workspace.workspace' } })).doc(
-    'Get a workspace',
-    'Returns the workspace with this `wks_` id and its counts of active principals and teams. Needs `workspace:read`. A workspace of another tenant, or one that does not exist, is 404 `not_found`. ' +
-      ROLE_403,
-  ),
-  update: patch('/:id', { ...ByWorkspace, body: UpdateWorkspaceBody }, Workspace, write('workspace.updated')).doc(
-    "Change a workspace's name or description",
-    `Updates the fields given; fields left out keep their value, a null description clears it. Needs \`workspace:write\`; audited as \`workspace.updated\` (with the names of the changed fields) and emitted as the webhook event \`workspace.updated\`. ${ROLE_403} ${ARCHIVED_409}`,
-  ),
-  archive: post('/:id/archive', { ...ByWorkspace, body: TransitionBody.optional() }, Workspace, write('workspace.archived')).doc(
-    'Archive a workspace',
-    "Allowed when the workspace's `status` is `active`; sets it to `archived` (with `archivedAt`) and returns the workspace. From then on the workspace is read-only: its principals and teams stay readable, every write is 409. Archiving an archived workspace: 409 `conflict` naming the state, and nothing changes. Needs `workspace:write`; audited as `workspace.archived` (with the optional `reason`) and emitted as the webhook event `workspace.archived`. Another tenant's workspace is 404 `not_found`. " +
-      ROLE_403,
-  ),
+  ...workspaces.routes,
   principals: {
     list: workspacePrincipals.routes.list,
     add: workspacePrincipals.routes.create,
@@ -167,9 +171,7 @@ export const workspaceRouter = railRouter('workspace', {
 
 /** Event types the workspace rail emits. */
 export const workspaceEvents = [
-  eventType('workspace.created', 'A workspace was created.', Workspace),
-  eventType('workspace.updated', "A workspace's name or description changed.", Workspace),
-  eventType('workspace.archived', 'A workspace was archived; it takes no more writes.', Workspace),
+  ...workspaces.events,
   ...workspacePrincipals.events,
   eventType('workspace_principal.revoked', "A principal's role in a workspace was revoked.", WorkspacePrincipal),
   ...workspaceTeams.events,

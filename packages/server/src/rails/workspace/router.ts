@@ -1,4 +1,4 @@
-import { contract, workspacePrincipals, workspaceTeams } from '@svc/contract';
+import { contract, workspacePrincipals, workspaces, workspaceTeams } from '@svc/contract';
 import { initServer } from '@ts-rest/express';
 import type { Response } from 'express';
 import { serveResource } from '../../kit.ts';
@@ -16,17 +16,7 @@ export function workspaceHandlers({ db }: RailDeps) {
   const { prisma } = db;
   const principals = serveResource(db, workspacePrincipals, workspace.principalStore);
   return initServer().router(contract.workspace, {
-    list: async ({ query, res }) => ({ status: 200, body: await workspace.listWorkspaces(prisma, caller(res), query) }),
-    create: async ({ body, res }) => ({ status: 201, body: await workspace.createWorkspace(prisma, caller(res), body) }),
-    get: async ({ params, res }) => ({ status: 200, body: await workspace.getWorkspace(prisma, caller(res), params.id) }),
-    update: async ({ params, body, res }) => ({
-      status: 200,
-      body: await workspace.updateWorkspace(prisma, caller(res), params.id, body),
-    }),
-    archive: async ({ params, body, res }) => ({
-      status: 200,
-      body: await workspace.archiveWorkspace(prisma, caller(res), params.id, body?.reason),
-    }),
+    ...serveResource(db, workspaces, workspace.workspaceStore),
     // Principals and teams are collections under the workspace, served by the kit with the
     // workspace's own policy (the caller's role there) on the workspace found or locked.
     principals: {

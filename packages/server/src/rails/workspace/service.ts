@@ -1,17 +1,15 @@
 import type {
   AddWorkspacePrincipalBody,
-  CreateWorkspaceBody,
   Role,
-  UpdateWorkspaceBody,
   Workspace,
   WorkspacePrincipal,
   WorkspaceTeam,
   workspacePrincipals,
+  workspaces,
   workspaceTeams,
 } from '@svc/contract';
 import type { z } from 'zod';
 import type { Prisma, Tx } from '../../db/client.ts';
-import { keysetList } from '../../db/pagination.ts';
 import { scopeToTenant } from '../../db/tenant-scope.ts';
 import { ApiError, notFound, stateConflict } from '../../errors.ts';
 import type {
@@ -23,7 +21,7 @@ import type { TenantPrincipal } from '../../http/context.ts';
 import { newId } from '../../ids.ts';
 import type { RenderContext, Store } from '../../kit.ts';
 import { type Actor, recordChange } from '../../platform/ledger/changes.ts';
-import { recorded, stampsOf } from '../../platform/records.ts';
+import { stampsOf } from '../../platform/records.ts';
 import { isoOrNull } from '../../platform/render.ts';
 import {
   administersAll,
@@ -46,8 +44,6 @@ import {
 type WorkspaceRecord = z.infer<typeof Workspace>;
 type PrincipalRecord = z.infer<typeof WorkspacePrincipal>;
 type TeamRecord = z.infer<typeof WorkspaceTeam>;
-type Page<T> = { data: T[]; cursor: string | null };
-type ListQuery = { limit: number; cursor?: string };
 
 const WORKSPACE = 'svc.workspace.workspace';
 const PRINCIPAL = 'svc.workspace.principal';
@@ -120,12 +116,6 @@ async function countsOf(db: Tx, workspaceIds: string[]): Promise<Map<string, Cou
   return out;
 }
 
-/** The workspace as a record, its counts read now: 404 when it is not the tenant's. */
-async function readWorkspace(db: Tx, id: string): Promise<WorkspaceRecord> {
-  const row = await findWorkspace(db, id);
-  return renderWorkspace(row, (await countsOf(db, [row.id])).get(row.id) as Counts);
-}
-
 /** The teams' members, read in one query for a page of teams. */
 async function principalsOf(db: Tx, teams: readonly WorkspaceTeamRow[]): Promise<Map<string, WorkspacePrincipalRow>> {
   const ids = [...new Set(teams.flatMap((t) => t.memberIds))];
@@ -165,10 +155,6 @@ function inActiveWorkspace<T>(
 }
 
 /** Records the change of a workspace and returns its record. */
-function recordWorkspace(tx: Tx, who: Actor, action: string, record: WorkspaceRecord, data: Record<string, unknown>) {
-  return recorded(tx, who, record, { action, data });
-}
-
 const normaliseSubject = (kind: string, subject: string) => (kind === 'user' ? subject.trim().toLowerCase() : subject.trim());
 
 type Grant = z.infer<typeof AddWorkspacePrincipalBody>;
@@ -203,71 +189,81 @@ async function checkGrants(db: Tx, grants: Grant[], field: (i: number) => string
   return normalised;
 }
 
-export async function listWorkspaces(
-  prisma: Prisma,
-  who: WorkspaceCaller,
-  query: ListQuery & { status?: 'active' | 'archived' },
-): Promise<Page<WorkspaceRecord>> {
-  const db = scopeToTenant(prisma, who.tenantId);
-  // A key that is not a tenant owner or admin lists only the workspaces it holds a role in.
-  const visible = await visibleWorkspaces(prisma, who);
-  const page = await keysetList(db.workspace, query, {
-    ...(visible ? { where: { id: { in: visible } } } : {}),
-    filters: ['status'],
-    render: (r: WorkspaceRow) => r,
-  });
-  const counts = await countsOf(
-    db,
-    page.data.map((r) => r.id),
-  );
-  return { data: page.data.map((r) => renderWorkspace(r, counts.get(r.id) as Counts)), cursor: page.cursor };
-}
+/** The caller as the workspace policy reads it: the actor with its key, tenant role and person. */
+const callerOf = (who: Actor, caller: TenantPrincipal): WorkspaceCaller => ({
+  ...who,
+  keyId: caller.keyId,
+  role: caller.role,
+  personId: caller.personId,
+});
 
-export async function getWorkspace(prisma: Prisma, who: WorkspaceCaller, id: string): Promise<WorkspaceRecord> {
-  const db = scopeToTenant(prisma, who.tenantId);
-  await findWorkspace(db, id);
-  await assertWorkspaceAccess(prisma, who, id, 'read');
-  return readWorkspace(db, id);
-}
+/** What each change of a workspace needs of the caller's role there (a read any role). */
+const NEEDS: Readonly<Record<string, WorkspaceAction>> = { get: 'read', update: 'write', archive: 'manage' };
 
-export async function createWorkspace(
-  prisma: Prisma,
-  who: WorkspaceCaller,
-  body: z.infer<typeof CreateWorkspaceBody>,
-): Promise<WorkspaceRecord> {
-  const given = body.principals ?? [];
-  // A key that is not a tenant owner or admin reaches only the workspaces it holds a role in: when
-  // it creates one without naming itself, it is made the workspace's owner so that it can manage it.
-  const selfGrant: Grant[] =
-    administersAll(who) || given.some((g) => g.kind === 'api_key' && g.subject.trim() === who.keyId)
-      ? []
-      : [{ kind: 'api_key', subject: who.keyId, role: 'owner' }];
-  const grants = await checkGrants(scopeToTenant(prisma, who.tenantId), [...given, ...selfGrant], (i) => `principals.${i}.subject`);
-  return prisma.$transaction(async (tx) => {
+/**
+ * Workspaces (the kit): listed as far as the caller reaches them, each got or changed only with a
+ * role there that grants it, created with their first principals. The principals' rows are written
+ * before the workspace's (its counts show them), their audit events after the workspace's.
+ */
+export const workspaceStore: Store<typeof workspaces> = {
+  model: 'workspace',
+  computed: {
+    counts: (r: WorkspaceRow, { related }: RenderContext<unknown, Map<string, Counts>>) => related.get(r.id) ?? { principals: 0, teams: 0 },
+  },
+  related: ({ db, rows }) =>
+    countsOf(
+      db,
+      (rows as readonly WorkspaceRow[]).map((r) => r.id),
+    ),
+  visible: async ({ tx, who, caller }) => {
+    const ids = await visibleWorkspaces(tx, callerOf(who, caller));
+    return ids ? { id: { in: ids } } : undefined;
+  },
+  admit: async ({ tx, who, caller, row, op }) => {
+    await assertWorkspaceAccess(tx, callerOf(who, caller), (row as WorkspaceRow).id, NEEDS[op] ?? 'manage');
+  },
+  create: async ({ who, body }) => ({
+    name: body.name,
+    description: body.description ?? null,
+    status: 'active',
+    createdBy: who.actor,
+  }),
+  prepare: async ({ tx, who, caller, body, id, now }) => {
+    if (!caller) throw new Error('a workspace is created by a request, whose caller the policy reads');
+    const as = callerOf(who, caller);
+    const given = body.principals ?? [];
+    // A key that is not a tenant owner or admin reaches only the workspaces it holds a role in: when
+    // it creates one without naming itself, it is made the workspace's owner so that it can manage it.
+    const selfGrant: Grant[] =
+      administersAll(as) || given.some((g) => g.kind === 'api_key' && g.subject.trim() === as.keyId)
+        ? []
+        : [{ kind: 'api_key', subject: as.keyId, role: 'owner' }];
     const db = scopeToTenant(tx, who.tenantId);
-    const now = new Date();
-    const row = await db.workspace.create({
-      data: {
-        id: newId('wks'),
-        tenantId: who.tenantId,
-        name: body.name,
-        description: body.description ?? null,
-        status: 'active',
-        createdBy: who.actor,
-        createdAt: now,
-        updatedAt: now,
-      },
-    });
-    const principals: WorkspacePrincipalRow[] = [];
-    for (const g of grants) principals.push(await db.workspacePrincipal.create({ data: principalData(who, row.id, g, now) }));
-    const record = await recordWorkspace(tx, who, 'workspace.created', renderWorkspace(row, { principals: principals.length, teams: 0 }), {
-      name: row.name,
-      principals: principals.map((p) => p.id),
-    });
-    for (const p of principals) await recordPrincipal(tx, who, 'workspace_principal.added', p, { role: p.role });
-    return record;
-  });
-}
+    const grants = await checkGrants(db, [...given, ...selfGrant], (i) => `principals.${i}.subject`);
+    const principals: string[] = [];
+    for (const g of grants) principals.push((await db.workspacePrincipal.create({ data: principalData(who, id, g, now) })).id);
+    return { principals };
+  },
+  auditData: (w) => ({ name: w.name }),
+  afterCreate: async ({ tx, who, prepared }) => {
+    const ids = prepared.principals as string[];
+    const rows = await scopeToTenant(tx, who.tenantId).workspacePrincipal.findMany({ where: { id: { in: ids } } });
+    for (const id of ids) {
+      const p = rows.find((r) => r.id === id) as WorkspacePrincipalRow;
+      await recordPrincipal(tx, who, 'workspace_principal.added', p, { role: p.role });
+    }
+  },
+  transitions: {
+    update: {
+      set: (_row, _now, body) => ({
+        ...(body.name !== undefined ? { name: body.name } : {}),
+        ...(body.description !== undefined ? { description: body.description } : {}),
+      }),
+      auditData: (_record, _row, body) => ({ changed: Object.keys(body).sort() }),
+    },
+    archive: { set: (_row: WorkspaceRow, now: Date) => ({ archivedAt: now }) },
+  },
+};
 
 function principalData(who: Actor, workspaceId: string, g: Grant, now: Date) {
   return {
@@ -293,34 +289,6 @@ function recordPrincipal(tx: Tx, who: Actor, action: string, p: WorkspacePrincip
     resourceId: p.id,
     data: { workspaceId: p.workspaceId, kind: p.kind, subject: p.subject, ...data },
     resource: renderPrincipal(p),
-  });
-}
-
-export async function updateWorkspace(
-  prisma: Prisma,
-  who: WorkspaceCaller,
-  id: string,
-  body: z.infer<typeof UpdateWorkspaceBody>,
-): Promise<WorkspaceRecord> {
-  return inActiveWorkspace(prisma, who, id, 'update', 'write', async (tx, db) => {
-    await db.workspace.updateMany({
-      where: { id },
-      data: {
-        ...(body.name !== undefined ? { name: body.name } : {}),
-        ...(body.description !== undefined ? { description: body.description } : {}),
-        updatedAt: new Date(),
-      },
-    });
-    return recordWorkspace(tx, who, 'workspace.updated', await readWorkspace(db, id), { changed: Object.keys(body).sort() });
-  });
-}
-
-export async function archiveWorkspace(prisma: Prisma, who: WorkspaceCaller, id: string, reason?: string): Promise<WorkspaceRecord> {
-  return inActiveWorkspace(prisma, who, id, 'archive', 'manage', async (tx, db) => {
-    const now = new Date();
-    await db.workspace.updateMany({ where: { id }, data: { status: 'archived', archivedAt: now, updatedAt: now } });
-    const data = { from: 'active', to: 'archived', ...(reason ? { reason } : {}) };
-    return recordWorkspace(tx, who, 'workspace.archived', await readWorkspace(db, id), data);
   });
 }
 
