@@ -2400,7 +2400,7 @@ func (s *ReconciliationService) Summary(ctx context.Context, opts ...RequestOpti
 
 // ListSubscriptions calls GET /v1/webhook-subscriptions: List webhook subscriptions.
 //
-// Returns the tenant's webhook subscriptions, newest first, without their secrets; paginated by `limit` and `cursor`.
+// The subscriptions are shown without their secrets (`secretPrefix` only). Returns the tenant's webhook subscriptions, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Needs `webhooks:read`.
 func (s *WebhooksService) ListSubscriptions(ctx context.Context, params *WebhooksListSubscriptionsParams, opts ...RequestOption) (*Page[WebhookSubscription], error) {
 	var out Page[WebhookSubscription]
 	if err := s.client.call(ctx, "GET", "/v1/webhook-subscriptions", params.encode(), nil, &out, opts); err != nil {
@@ -2440,7 +2440,7 @@ func (s *WebhooksService) CreateSubscription(ctx context.Context, body *CreateWe
 
 // GetSubscription calls GET /v1/webhook-subscriptions/{id}: Get a webhook subscription.
 //
-// Returns one webhook subscription of the tenant, without its secret. 404 `not_found` when it does not exist in this tenant.
+// A secret is shown once, by the create or the rotation that made it; here `secretPrefix` only. Returns the webhook subscription with this `whs_` id. Needs `webhooks:read`. A webhook subscription of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
 func (s *WebhooksService) GetSubscription(ctx context.Context, id string, opts ...RequestOption) (*WebhookSubscription, error) {
 	var out WebhookSubscription
 	path := "/v1/webhook-subscriptions/" + url.PathEscape(id)
@@ -2537,7 +2537,7 @@ func (s *WebhooksService) RotateInboundSecret(ctx context.Context, provider stri
 
 // GetInboundSources calls GET /v1/webhook-inbound-sources/{provider}: The SNS topics or Pub/Sub service accounts the webhook worker accepts for this tenant.
 //
-// AWS and Google sign every customer's messages with the same keys, so a valid signature does not say which tenant asked for a message: `POST /cloud/aws-sns/{tenantId}` and `POST /cloud/gcp-pubsub/{tenantId}` accept only messages from the sources listed here. An empty list (the default) refuses all.
+// AWS and Google sign every customer's messages with the same keys, so a valid signature does not say which tenant asked for a message: `POST /cloud/aws-sns/{tenantId}` and `POST /cloud/gcp-pubsub/{tenantId}` accept only messages from the sources listed here. An empty list refuses all. Returns the accepted sources of the provider. Before the first `PUT` it answers the defaults (`sources` `[]`), with `updatedAt` null. Needs `webhooks:read`.
 func (s *WebhooksService) GetInboundSources(ctx context.Context, provider string, opts ...RequestOption) (*InboundSources, error) {
 	var out InboundSources
 	path := "/v1/webhook-inbound-sources/" + url.PathEscape(provider)
@@ -2549,7 +2549,7 @@ func (s *WebhooksService) GetInboundSources(ctx context.Context, provider string
 
 // SetInboundSources calls PUT /v1/webhook-inbound-sources/{provider}: Set the SNS topics or Pub/Sub service accounts the webhook worker accepts for this tenant.
 //
-// Replaces the list. `aws-sns` takes topic ARNs; `gcp-pubsub` the service-account emails of the push subscriptions (the token's `email` claim, which must also be verified). An entry that is not of the form the provider uses is refused with 422 and nothing changes. Audited with the old and the new list.
+// `aws-sns` takes topic ARNs; `gcp-pubsub` the service-account emails of the push subscriptions (the token's `email` claim, which must also be verified). An entry that is not of the form the provider uses is refused with 422 and nothing changes. The audit event has the old and the new list. Replaces the accepted sources of the provider and returns it. `PUT`s at once are made one after the other: each answers 200 and the last one stays. Needs `webhooks:write`; recorded in the audit trail as `webhook_inbound_sources.set` in the same transaction.
 func (s *WebhooksService) SetInboundSources(ctx context.Context, provider string, body *SetInboundSourcesRequest, opts ...RequestOption) (*InboundSources, error) {
 	var out InboundSources
 	path := "/v1/webhook-inbound-sources/" + url.PathEscape(provider)

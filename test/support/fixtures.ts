@@ -5,7 +5,7 @@ import {
   type FlatRoute,
   flattenRoutes,
   getRail,
-  type RailId,
+  isRail,
   type Resource,
   railForPath,
   resourceOfMeta,
@@ -169,7 +169,8 @@ export function transitionCall(
   const idField = resource.spec.transitions?.[verb]?.idField;
   return {
     method: route.method,
-    path: `${base}${route.path.replace(':id', id)}`,
+    // A group's routes (webhooks) are declared with their full paths.
+    path: `${route.path.startsWith('/v1/') ? '' : base}${route.path.replace(':id', id)}`,
     body: (sent) => (idField ? { ...((sent as Record<string, unknown> | undefined) ?? {}), [idField]: id } : sent),
   };
 }
@@ -346,7 +347,8 @@ export function railsOfRoute({ route, meta }: FlatRoute): Set<string> {
  * for the specialist tier, the seed rail for sandbox); then the highest tier every rail admits.
  */
 export function tierFor(rails: Iterable<string>): Tier {
-  const needed = [...rails].map((id) => getRail(id as RailId));
+  // A group outside the catalogue (webhooks) is open to every tier: it decides nothing.
+  const needed = [...rails].filter(isRail).map((id) => getRail(id));
   const fits = (tier: Tier) => needed.every((r) => (r.onlyTiers ? r.onlyTiers.includes(tier) : tierAdmits(tier, r.minTier)));
   const tier = [...TIERS].reverse().find(fits);
   if (!tier) throw new Error(`no tier admits every rail of ${needed.map((r) => r.id).join(', ')}`);

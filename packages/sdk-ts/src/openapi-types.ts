@@ -1097,7 +1097,7 @@ export interface paths {
         };
         /**
          * List webhook subscriptions
-         * @description Returns the tenant's webhook subscriptions, newest first, without their secrets; paginated by `limit` and `cursor`.
+         * @description The subscriptions are shown without their secrets (`secretPrefix` only). Returns the tenant's webhook subscriptions, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Needs `webhooks:read`.
          */
         get: operations["webhooks.listSubscriptions"];
         put?: never;
@@ -1121,7 +1121,7 @@ export interface paths {
         };
         /**
          * Get a webhook subscription
-         * @description Returns one webhook subscription of the tenant, without its secret. 404 `not_found` when it does not exist in this tenant.
+         * @description A secret is shown once, by the create or the rotation that made it; here `secretPrefix` only. Returns the webhook subscription with this `whs_` id. Needs `webhooks:read`. A webhook subscription of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
          */
         get: operations["webhooks.getSubscription"];
         put?: never;
@@ -1209,12 +1209,12 @@ export interface paths {
         };
         /**
          * The SNS topics or Pub/Sub service accounts the webhook worker accepts for this tenant
-         * @description AWS and Google sign every customer's messages with the same keys, so a valid signature does not say which tenant asked for a message: `POST /cloud/aws-sns/{tenantId}` and `POST /cloud/gcp-pubsub/{tenantId}` accept only messages from the sources listed here. An empty list (the default) refuses all.
+         * @description AWS and Google sign every customer's messages with the same keys, so a valid signature does not say which tenant asked for a message: `POST /cloud/aws-sns/{tenantId}` and `POST /cloud/gcp-pubsub/{tenantId}` accept only messages from the sources listed here. An empty list refuses all. Returns the accepted sources of the provider. Before the first `PUT` it answers the defaults (`sources` `[]`), with `updatedAt` null. Needs `webhooks:read`.
          */
         get: operations["webhooks.getInboundSources"];
         /**
          * Set the SNS topics or Pub/Sub service accounts the webhook worker accepts for this tenant
-         * @description Replaces the list. `aws-sns` takes topic ARNs; `gcp-pubsub` the service-account emails of the push subscriptions (the token's `email` claim, which must also be verified). An entry that is not of the form the provider uses is refused with 422 and nothing changes. Audited with the old and the new list.
+         * @description `aws-sns` takes topic ARNs; `gcp-pubsub` the service-account emails of the push subscriptions (the token's `email` claim, which must also be verified). An entry that is not of the form the provider uses is refused with 422 and nothing changes. The audit event has the old and the new list. Replaces the accepted sources of the provider and returns it. `PUT`s at once are made one after the other: each answers 200 and the last one stays. Needs `webhooks:write`; recorded in the audit trail as `webhook_inbound_sources.set` in the same transaction.
          */
         put: operations["webhooks.setInboundSources"];
         post?: never;

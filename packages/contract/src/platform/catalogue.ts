@@ -154,6 +154,44 @@ export function getRail(id: RailId): RailDefinition {
   return rail;
 }
 
+/**
+ * Surfaces of the API outside the catalogue's rails, on every tier (the webhooks of the
+ * specification's webhook section): the kits may declare their records too, under `rail` with the
+ * group's id. Their routes carry `group` rather than `rail` (no tier gate), and their sub-resources
+ * are full paths under `/v1`.
+ */
+export const GROUPS = [
+  { id: 'webhooks', basePath: '/v1', subResources: ['webhook-subscriptions', 'webhook-deliveries', 'webhook-inbound-sources'] },
+] as const;
+
+export type GroupId = (typeof GROUPS)[number]['id'];
+
+/** Where a kit declaration's records live: a rail of the catalogue, or a group outside it. */
+export interface DeclarationScope {
+  readonly id: string;
+  readonly basePath: string;
+  readonly subResources: readonly string[];
+  /** What the routes' metadata says: the rail (tier gate, tag) or the group (tag). */
+  readonly meta: { readonly rail: RailId } | { readonly group: GroupId };
+  /**
+   * What the routes' paths start with: nothing for a rail (its router's prefix, `railRouter`, adds
+   * the base path), the base path for a group, whose routes are declared with their full paths.
+   */
+  readonly routePrefix: string;
+}
+
+export function scopeOf(id: RailId | GroupId): DeclarationScope {
+  const group = GROUPS.find((g) => g.id === id);
+  if (group) return { ...group, meta: { group: group.id }, routePrefix: group.basePath };
+  const rail = getRail(id as RailId);
+  return { id: rail.id, basePath: rail.basePath, subResources: rail.subResources, meta: { rail: id as RailId }, routePrefix: '' };
+}
+
+/** True for a rail of the catalogue (false for a group outside it). */
+export function isRail(id: string): id is RailId {
+  return byId.has(id);
+}
+
 /** The rail whose base path owns a request path, longest base path first (`/v1/reports/...`). */
 export function railForPath(path: string): RailDefinition | undefined {
   let best: RailDefinition | undefined;

@@ -2,7 +2,7 @@ import { type AppRouter, initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { listOf, PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX, PaginationQuery, prefixedId } from '../shared/common.ts';
 import { ACTION_ALIASES } from './action-aliases.ts';
-import { getRail, type RailId } from './catalogue.ts';
+import { type GroupId, getRail, type RailId, scopeOf } from './catalogue.ts';
 import { commonErrorResponses } from './errors.ts';
 import type { ResourceMeta, RouteMeta } from './meta.ts';
 import { type TransitionAction, transitionPermission } from './tiers.ts';
@@ -107,7 +107,8 @@ export interface ResourceSpec<
   T extends Record<string, TransitionSpec> = Record<string, TransitionSpec>,
   P extends ParentSpec | undefined = ParentSpec | undefined,
 > {
-  readonly rail: RailId;
+  /** The rail of the catalogue the records belong to, or a group outside it (`webhooks`). */
+  readonly rail: RailId | GroupId;
   /** Sub-resource path under the rail's base path (`assessments`), or a path under one (`nda-vault/requests`). */
   readonly path: string;
   /**
@@ -365,7 +366,7 @@ export function resource<
   const T extends Record<string, TransitionSpec> = Record<never, never>,
   const P extends ParentSpec | undefined = undefined,
 >(spec: ResourceSpec<Rec, B, F, T, P>): Resource<Rec, B, F, T, P> {
-  const rail = getRail(spec.rail);
+  const rail = scopeOf(spec.rail);
   const object = `svc.${rail.id}.${spec.name}`;
   // A collection is a sub-resource of the catalogue or sits under one (`nda-vault/requests`).
   const parent = spec.parent;
@@ -390,7 +391,7 @@ export function resource<
     if (!spec.setup?.some((s) => s.as === parent.step)) throw new Error(`${object}: no setup step is named ${parent.step}, the parent`);
   }
   const area = spec.area ?? rail.id;
-  const base = { auth: 'tenant', rail: spec.rail } as const;
+  const base = { auth: 'tenant', ...rail.meta } as const;
   const resMeta = (op: ResourceMeta['op'], extra: Partial<ResourceMeta> = {}): ResourceMeta => ({
     name: spec.name,
     object,
@@ -401,8 +402,8 @@ export function resource<
   });
   const read = (op: 'list' | 'get'): Meta => ({ ...base, permission: `${area}:read`, mutating: false, resource: resMeta(op) });
   // A rail whose records are its own (`/v1/workspaces`) declares the path `''`.
-  const collection = parent ? `${parent.path ? `/${parent.path}` : ''}/:id/${spec.path}` : spec.path ? `/${spec.path}` : '';
-  const createPath = spec.create?.path ? `/${spec.create.path}` : collection;
+  const collection = `${rail.routePrefix}${parent ? `${parent.path ? `/${parent.path}` : ''}/:id/${spec.path}` : spec.path ? `/${spec.path}` : ''}`;
+  const createPath = spec.create?.path ? `${rail.routePrefix}/${spec.create.path}` : collection;
   const idParams = z.object({ id: prefixedId(spec.idPrefix, exampleId) });
   // The parent's id in a nested collection's path: the record example's, or one of the parent's prefix.
   const parentExample = parent ? example?.[parent.field] : undefined;
@@ -541,7 +542,7 @@ export function resource<
     routes[verb] = {
       method: t.method ?? 'POST',
       path: byBody
-        ? `/${t.path}`
+        ? `${rail.routePrefix}/${t.path}`
         : t.path
           ? `${collection}/:id/${t.path}`
           : t.method
@@ -573,8 +574,8 @@ export function resource<
   const declared: Resource<Rec, B, F, T, P> = {
     spec,
     object,
-    collectionPath: `${rail.basePath}${collection}`,
-    createPath: `${rail.basePath}${createPath}`,
+    collectionPath: `${rail.basePath}${collection.slice(rail.routePrefix.length)}`,
+    createPath: `${rail.basePath}${createPath.slice(rail.routePrefix.length)}`,
     routes: routes as ResourceRoutes<Rec, B, F, T, P>,
     events,
     actions,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { listOf, PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX, PaginationQuery } from '../shared/common.ts';
-import { getRail, type RailId } from './catalogue.ts';
+import { type GroupId, type RailId, scopeOf } from './catalogue.ts';
 import type { RouteMeta, SettingMeta } from './meta.ts';
 import { eventType, type WebhookEventType } from './webhook-events.ts';
 
@@ -25,7 +25,8 @@ export type SettingKey =
   | { readonly param: string; readonly schema: z.ZodType; readonly field?: string; readonly label: string };
 
 export interface SettingSpec<Rec extends z.ZodObject = z.ZodObject, Body extends z.ZodType = z.ZodType> {
-  readonly rail: RailId;
+  /** The rail of the catalogue, or a group outside it (`webhooks`). */
+  readonly rail: RailId | GroupId;
   /** Path under the rail's base path (`intake`); a keyed setting's parameter follows it. */
   readonly path: string;
   /**
@@ -47,7 +48,8 @@ export interface SettingSpec<Rec extends z.ZodObject = z.ZodObject, Body extends
   readonly unset: 'not_found' | { readonly defaults: Readonly<Record<string, unknown>> };
   /** Audit action and event type; `<name>.updated` when absent. */
   readonly action?: string;
-  readonly eventSummary: string;
+  /** What the webhook event of a change says; a setting without it emits no event (only its audit event). */
+  readonly eventSummary?: string;
   /** Permission area (`whistleblower` in `whistleblower:write`); the rail id when absent. */
   readonly area?: string;
   readonly get: { readonly summary: string; readonly description: string };
@@ -135,7 +137,7 @@ export function setting<
 >(
   spec: SettingSpec<Rec, Body> & { readonly key?: K; readonly list?: L },
 ): Setting<Rec, Body> & { readonly routes: SettingRoutes<Rec, Body, K, L> } {
-  const rail = getRail(spec.rail);
+  const rail = scopeOf(spec.rail);
   const object = `svc.${rail.id}.${spec.name}`;
   const served = spec.subResource ?? (spec.path.split('/')[0] as string);
   if (!rail.subResources.includes(served))
@@ -144,7 +146,6 @@ export function setting<
   const key = spec.key;
   const param = key && 'param' in key ? key : undefined;
   if (spec.list && !param) throw new Error(`${object}: only a setting keyed by a path parameter has a list`);
-  if (spec.unset !== 'not_found' && param) throw new Error(`${object}: a setting keyed by a path parameter is 404 until set`);
   const example = (spec.record.meta() as { examples?: Record<string, unknown>[] } | undefined)?.examples?.[0];
   if (example && example.object !== object) throw new Error(`${object}: the record example's object is ${String(example.object)}`);
   if (spec.unset !== 'not_found') {
@@ -155,8 +156,8 @@ export function setting<
 
   const area = spec.area ?? rail.id;
   const action = spec.action ?? `${spec.name}.updated`;
-  const relative = `/${spec.path}${param ? `/:${param.param}` : ''}`;
-  const path = `${rail.basePath}${relative}`;
+  const relative = `${rail.routePrefix}/${spec.path}${param ? `/:${param.param}` : ''}`;
+  const path = `${rail.basePath}${relative.slice(rail.routePrefix.length)}`;
   const pathParams = param ? { pathParams: z.object({ [param.param]: param.schema }) } : {};
   const settingMeta = (op: SettingMeta['op']): SettingMeta => ({
     name: spec.name,
@@ -174,7 +175,7 @@ export function setting<
       : `404 \`not_found\` when none is set${param ? ` for this \`${param.param}\`` : ''}.`;
   const read: Meta = {
     auth: 'tenant',
-    rail: spec.rail,
+    ...rail.meta,
     permission: `${area}:read`,
     mutating: false,
     // Events about the record name this route as their source (sources.ts).
@@ -198,28 +199,28 @@ export function setting<
       body: spec.body,
       responses: { 200: spec.record },
       summary: spec.put.summary,
-      description: `${spec.put.description} Replaces the ${spec.label} ${whose} and returns it. \`PUT\`s at once are made one after the other: each answers 200 and the last one stays. Needs \`${area}:write\`; recorded in the audit trail as \`${action}\` in the same transaction, and emitted as the webhook event \`${action}\`.`,
+      description: `${spec.put.description} Replaces the ${spec.label} ${whose} and returns it. \`PUT\`s at once are made one after the other: each answers 200 and the last one stays. Needs \`${area}:write\`; recorded in the audit trail as \`${action}\` in the same transaction${spec.eventSummary ? `, and emitted as the webhook event \`${action}\`` : ''}.`,
       metadata: {
         auth: 'tenant',
-        rail: spec.rail,
+        ...rail.meta,
         permission: `${area}:write`,
         mutating: true,
         audit: action,
-        setting: { ...settingMeta('put'), event: action },
+        setting: { ...settingMeta('put'), ...(spec.eventSummary ? { event: action } : {}) },
       } satisfies Meta,
     },
   };
   if (spec.list) {
     routes.list = {
       method: 'GET',
-      path: `/${spec.path}`,
+      path: `${rail.routePrefix}/${spec.path}`,
       query: PaginationQuery,
       responses: { 200: listOf(spec.record) },
       summary: spec.list.summary,
       description: `${spec.list.description} Newest first, as \`{ data, cursor }\`: pass \`limit\` (1 to ${PAGE_LIMIT_MAX}, default ${PAGE_LIMIT_DEFAULT}) and the \`cursor\` of the previous page; \`cursor\` is null on the last page. Needs \`${area}:read\`.`,
       metadata: {
         auth: 'tenant',
-        rail: spec.rail,
+        ...rail.meta,
         permission: `${area}:read`,
         mutating: false,
         setting: settingMeta('list'),
@@ -231,7 +232,7 @@ export function setting<
     object,
     path,
     action,
-    events: [eventType(action, spec.eventSummary, spec.record)],
+    events: spec.eventSummary ? [eventType(action, spec.eventSummary, spec.record)] : [],
     routes: routes as SettingRoutes<Rec, Body, K, L>,
   };
   SETTINGS.push(declared as unknown as Setting);

@@ -4,12 +4,13 @@ import {
   GCP_SERVICE_ACCOUNT,
   type INBOUND_SECRET_PROVIDERS,
   type INBOUND_SOURCE_PROVIDERS,
-  type InboundSources,
+  type inboundSources,
   type ReplayBody,
   SNS_TOPIC_ARN,
   type UpdateWebhookSubscriptionBody,
   type WebhookDelivery,
   type WebhookSubscription,
+  type webhookSubscriptions,
 } from '@svc/contract';
 import type { z } from 'zod';
 import type { Prisma, Tx } from '../db/client.ts';
@@ -22,10 +23,12 @@ import type {
   WebhookSubscription as SubscriptionRow,
 } from '../generated/prisma/client.ts';
 import { newId } from '../ids.ts';
+import type { Store } from '../kit.ts';
 import { recordChange } from '../platform/ledger/changes.ts';
 import { orNotFound } from '../platform/queries.ts';
 import { lockKey, lockRecord } from '../platform/records.ts';
 import { isoOrNull } from '../platform/render.ts';
+import type { SettingStore } from '../setting-kit.ts';
 import type { WebhookConfig } from './config.ts';
 import { outboxSignal } from './outbox.ts';
 import { openSecret, sealSecret } from './secret-box.ts';
@@ -93,12 +96,15 @@ export async function createSubscription(
   });
 }
 
+/** The subscriptions as the kit reads them (list, get): never the secret, only its first characters. */
+export const subscriptionStore: Store<typeof webhookSubscriptions> = {
+  model: 'webhookSubscription',
+  render: (row: SubscriptionRow) => renderSubscription(row),
+};
+
+/** A page of the subscriptions, newest first, for the web application's overview. */
 export async function listSubscriptions(prisma: Prisma, tenantId: string, opts: { limit: number; cursor?: string }) {
   return keysetList(scopeToTenant(prisma, tenantId).webhookSubscription, opts, { render: (r: SubscriptionRow) => renderSubscription(r) });
-}
-
-export async function getSubscription(prisma: Prisma, tenantId: string, id: string) {
-  return renderSubscription(await findOwn(prisma, tenantId, id));
 }
 
 export async function updateSubscription(
@@ -324,52 +330,36 @@ export async function replayDeadLetters(prisma: Prisma, who: { actor: string; co
   return result;
 }
 
-function renderSources(provider: SourceProvider, row: { sources: string[]; updatedAt: Date } | null): z.infer<typeof InboundSources> {
-  return { object: 'svc.webhooks.inbound_sources', provider, sources: row?.sources ?? [], updatedAt: isoOrNull(row?.updatedAt ?? null) };
-}
-
-/** The SNS topic ARNs or Pub/Sub service accounts the tenant accepts on the cloud inbound routes. */
-export async function getInboundSources(prisma: Prisma, tenantId: string, provider: SourceProvider) {
-  const row = await scopeToTenant(prisma, tenantId).webhookInboundSource.findFirst({ where: { provider } });
-  return renderSources(provider, row);
-}
-
 /**
- * Replaces the tenant's accepted sources for a provider. Each entry must have the provider's form
- * (a topic ARN, a service-account email, compared as written and lower-cased respectively); the old
- * and the new list are audited.
+ * The SNS topic ARNs or Pub/Sub service accounts the tenant accepts on the cloud inbound routes,
+ * per provider (setting kit). Each entry must have the provider's form (a topic ARN, a
+ * service-account email, compared as written and lower-cased respectively); the old and the new
+ * list are audited.
  */
-export async function setInboundSources(prisma: Prisma, who: Actor, provider: SourceProvider, sources: string[]) {
-  const pattern = provider === 'aws-sns' ? SNS_TOPIC_ARN : GCP_SERVICE_ACCOUNT;
-  const normalised = [...new Set(sources.map((s) => (provider === 'gcp-pubsub' ? s.trim().toLowerCase() : s.trim())))];
-  const bad = normalised.flatMap((s, i) =>
-    pattern.test(s)
-      ? []
-      : [{ field: `sources[${i}]`, issue: provider === 'aws-sns' ? 'not an SNS topic ARN' : 'not a service-account email' }],
-  );
-  if (bad.length > 0) {
-    throw new ApiError(
-      'validation_failed',
-      `Every source must be ${provider === 'aws-sns' ? 'an SNS topic ARN' : 'a service-account email'}.`,
-      bad,
+export const inboundSourcesStore: SettingStore<typeof inboundSources> = {
+  model: 'webhookInboundSource',
+  resourceId: (_row, provider) => provider,
+  prepare: ({ key, body }) => {
+    const provider = key as SourceProvider;
+    const pattern = provider === 'aws-sns' ? SNS_TOPIC_ARN : GCP_SERVICE_ACCOUNT;
+    const normalised = [...new Set(body.sources.map((s) => (provider === 'gcp-pubsub' ? s.trim().toLowerCase() : s.trim())))];
+    const bad = normalised.flatMap((s, i) =>
+      pattern.test(s)
+        ? []
+        : [{ field: `sources[${i}]`, issue: provider === 'aws-sns' ? 'not an SNS topic ARN' : 'not a service-account email' }],
     );
-  }
-  return prisma.$transaction(async (tx) => {
-    const db = scopeToTenant(tx, who.tenantId);
-    const before = await db.webhookInboundSource.findFirst({ where: { provider } });
-    const updatedAt = new Date();
-    const row = await db.webhookInboundSource.upsert({
-      where: { tenantId_provider: { tenantId: who.tenantId, provider } },
-      create: { tenantId: who.tenantId, provider, sources: normalised, updatedAt },
-      update: { sources: normalised, updatedAt },
-    });
-    await recordChange(tx, {
-      ...who,
-      action: 'webhook_inbound_sources.set',
-      resourceType: 'svc.webhooks.inbound_sources',
-      resourceId: provider,
-      data: { provider, before: before?.sources ?? [], after: normalised },
-    });
-    return renderSources(provider, row);
-  });
-}
+    if (bad.length > 0) {
+      throw new ApiError(
+        'validation_failed',
+        `Every source must be ${provider === 'aws-sns' ? 'an SNS topic ARN' : 'a service-account email'}.`,
+        bad,
+      );
+    }
+    return { sources: normalised };
+  },
+  auditData: ({ before, record, key }) => ({
+    provider: key,
+    before: (before?.sources as string[] | undefined) ?? [],
+    after: record.sources,
+  }),
+};

@@ -1,8 +1,10 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { del, get, patch, post, put } from '../../platform/declare.ts';
+import { del, get, patch, post } from '../../platform/declare.ts';
 import { commonErrorResponses } from '../../platform/errors.ts';
 import { meta } from '../../platform/meta.ts';
+import { resource } from '../../platform/resource.ts';
+import { setting } from '../../platform/setting.ts';
 import { listOf, PaginationQuery } from '../../shared/common.ts';
 import { idParams } from '../../shared/records.ts';
 import {
@@ -65,6 +67,47 @@ const deadLetterRoutes = {
 
 const BySubscription = { pathParams: SubscriptionParams };
 
+/** The tenant's subscriptions, read by the kit; their writes (a secret shown once, a deletion) stay routes of their own. */
+export const webhookSubscriptions = resource({
+  rail: 'webhooks',
+  path: 'webhook-subscriptions',
+  name: 'subscription',
+  label: { one: 'webhook subscription', many: 'webhook subscriptions' },
+  idPrefix: 'whs',
+  record: WebhookSubscription,
+  notes: {
+    list: 'The subscriptions are shown without their secrets (`secretPrefix` only).',
+    get: 'A secret is shown once, by the create or the rotation that made it; here `secretPrefix` only.',
+  },
+  setup: [
+    { method: 'POST', path: '/v1/webhook-subscriptions', body: { url: 'https://hooks.example.com/svc/{{unique}}', eventTypes: ['*'] } },
+  ],
+});
+
+/** The SNS topics or Pub/Sub service accounts the webhook worker accepts for the tenant, per provider. */
+export const inboundSources = setting({
+  rail: 'webhooks',
+  path: 'webhook-inbound-sources',
+  name: 'inbound_sources',
+  label: 'accepted sources',
+  record: InboundSources,
+  body: InboundSourcesBody,
+  key: { param: 'provider', schema: InboundSourceParams.shape.provider, label: 'provider' },
+  // An empty list (the default) refuses all.
+  unset: { defaults: { sources: [] } },
+  action: 'webhook_inbound_sources.set',
+  get: {
+    summary: 'The SNS topics or Pub/Sub service accounts the webhook worker accepts for this tenant',
+    description:
+      "AWS and Google sign every customer's messages with the same keys, so a valid signature does not say which tenant asked for a message: `POST /cloud/aws-sns/{tenantId}` and `POST /cloud/gcp-pubsub/{tenantId}` accept only messages from the sources listed here. An empty list refuses all.",
+  },
+  put: {
+    summary: 'Set the SNS topics or Pub/Sub service accounts the webhook worker accepts for this tenant',
+    description:
+      "`aws-sns` takes topic ARNs; `gcp-pubsub` the service-account emails of the push subscriptions (the token's `email` claim, which must also be verified). An entry that is not of the form the provider uses is refused with 422 and nothing changes. The audit event has the old and the new list.",
+  },
+});
+
 export const webhooksRouter = c.router(
   {
     createSubscription: post(
@@ -76,14 +119,8 @@ export const webhooksRouter = c.router(
       'Create a webhook subscription; the secret is shown once',
       'Creates a subscription that receives the listed event types at an HTTPS URL. The response carries the signing secret (`whsec_...`) once: store it to verify the `Webhook-Signature` header of deliveries. Audited.',
     ),
-    listSubscriptions: get('/v1/webhook-subscriptions', { query: PaginationQuery }, listOf(WebhookSubscription), read).doc(
-      'List webhook subscriptions',
-      "Returns the tenant's webhook subscriptions, newest first, without their secrets; paginated by `limit` and `cursor`.",
-    ),
-    getSubscription: get('/v1/webhook-subscriptions/:id', BySubscription, WebhookSubscription, read).doc(
-      'Get a webhook subscription',
-      'Returns one webhook subscription of the tenant, without its secret. 404 `not_found` when it does not exist in this tenant.',
-    ),
+    listSubscriptions: webhookSubscriptions.routes.list,
+    getSubscription: webhookSubscriptions.routes.get,
     updateSubscription: patch(
       '/v1/webhook-subscriptions/:id',
       { ...BySubscription, body: UpdateWebhookSubscriptionBody },
@@ -131,19 +168,8 @@ export const webhooksRouter = c.router(
       'Issue or rotate the secret the webhook worker checks for this tenant and provider',
       'For `POST /inbound/{tenantId}` (provider `svc`), `POST /cloud/azure-event-grid/{tenantId}` and `POST /cloud/cloudflare-logpush/{tenantId}`. The previous secret stays valid for the overlap window.',
     ),
-    getInboundSources: get('/v1/webhook-inbound-sources/:provider', { pathParams: InboundSourceParams }, InboundSources, read).doc(
-      'The SNS topics or Pub/Sub service accounts the webhook worker accepts for this tenant',
-      "AWS and Google sign every customer's messages with the same keys, so a valid signature does not say which tenant asked for a message: `POST /cloud/aws-sns/{tenantId}` and `POST /cloud/gcp-pubsub/{tenantId}` accept only messages from the sources listed here. An empty list (the default) refuses all.",
-    ),
-    setInboundSources: put(
-      '/v1/webhook-inbound-sources/:provider',
-      { pathParams: InboundSourceParams, body: InboundSourcesBody },
-      InboundSources,
-      write('webhook_inbound_sources.set'),
-    ).doc(
-      'Set the SNS topics or Pub/Sub service accounts the webhook worker accepts for this tenant',
-      "Replaces the list. `aws-sns` takes topic ARNs; `gcp-pubsub` the service-account emails of the push subscriptions (the token's `email` claim, which must also be verified). An entry that is not of the form the provider uses is refused with 422 and nothing changes. Audited with the old and the new list.",
-    ),
+    getInboundSources: inboundSources.routes.get,
+    setInboundSources: inboundSources.routes.put,
     ...deadLetterRoutes,
   },
   { commonResponses: commonErrorResponses },

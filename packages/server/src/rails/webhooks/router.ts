@@ -1,22 +1,21 @@
-import { contract } from '@svc/contract';
+import { contract, inboundSources, webhookSubscriptions } from '@svc/contract';
 import { initServer } from '@ts-rest/express';
+import { serveResource } from '../../kit.ts';
+import { serveSetting } from '../../setting-kit.ts';
 import * as webhooks from '../../webhooks/service.ts';
 import { actor, operatorActor, type RailDeps, tenantOf } from '../deps.ts';
 
-export function webhooksHandlers({ db: { prisma }, webhooks: config }: RailDeps) {
+export function webhooksHandlers({ db, webhooks: config }: RailDeps) {
+  const { prisma } = db;
+  const subscriptions = serveResource(db, webhookSubscriptions, webhooks.subscriptionStore);
+  const sources = serveSetting(db, inboundSources, webhooks.inboundSourcesStore);
   return initServer().router(contract.webhooks, {
     createSubscription: async ({ body, res }) => ({
       status: 201,
       body: await webhooks.createSubscription(prisma, config, actor(res), body),
     }),
-    listSubscriptions: async ({ query, res }) => ({
-      status: 200,
-      body: await webhooks.listSubscriptions(prisma, tenantOf(res).tenantId, query),
-    }),
-    getSubscription: async ({ params, res }) => ({
-      status: 200,
-      body: await webhooks.getSubscription(prisma, tenantOf(res).tenantId, params.id),
-    }),
+    listSubscriptions: subscriptions.list,
+    getSubscription: subscriptions.get,
     updateSubscription: async ({ params, body, res }) => ({
       status: 200,
       body: await webhooks.updateSubscription(prisma, config, actor(res), params.id, body),
@@ -37,14 +36,8 @@ export function webhooksHandlers({ db: { prisma }, webhooks: config }: RailDeps)
       status: 201,
       body: await webhooks.rotateInboundSecret(prisma, config, actor(res), params.provider, body?.overlapSeconds),
     }),
-    getInboundSources: async ({ params, res }) => ({
-      status: 200,
-      body: await webhooks.getInboundSources(prisma, tenantOf(res).tenantId, params.provider),
-    }),
-    setInboundSources: async ({ params, body, res }) => ({
-      status: 200,
-      body: await webhooks.setInboundSources(prisma, actor(res), params.provider, body.sources),
-    }),
+    getInboundSources: sources.get,
+    setInboundSources: sources.put,
     listDeadLetters: async ({ query }) => ({ status: 200, body: await webhooks.listDeadLetters(prisma, query) }),
     replayDeadLetters: async ({ body, res }) => ({ status: 200, body: await webhooks.replayDeadLetters(prisma, operatorActor(res), body) }),
   });

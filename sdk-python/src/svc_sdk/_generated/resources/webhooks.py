@@ -105,7 +105,7 @@ class WebhooksResource(Resource):
 
         ``GET /v1/webhook-inbound-sources/{provider}``
 
-        AWS and Google sign every customer's messages with the same keys, so a valid signature does not say which tenant asked for a message: `POST /cloud/aws-sns/{tenantId}` and `POST /cloud/gcp-pubsub/{tenantId}` accept only messages from the sources listed here. An empty list (the default) refuses all.
+        AWS and Google sign every customer's messages with the same keys, so a valid signature does not say which tenant asked for a message: `POST /cloud/aws-sns/{tenantId}` and `POST /cloud/gcp-pubsub/{tenantId}` accept only messages from the sources listed here. An empty list refuses all. Returns the accepted sources of the provider. Before the first `PUT` it answers the defaults (`sources` `[]`), with `updatedAt` null. Needs `webhooks:read`.
         """
         return cast(
             "InboundSources",
@@ -135,7 +135,7 @@ class WebhooksResource(Resource):
 
         ``GET /v1/webhook-subscriptions/{id}``
 
-        Returns one webhook subscription of the tenant, without its secret. 404 `not_found` when it does not exist in this tenant.
+        A secret is shown once, by the create or the rotation that made it; here `secretPrefix` only. Returns the webhook subscription with this `whs_` id. Needs `webhooks:read`. A webhook subscription of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
         """
         return cast(
             "WebhookSubscription",
@@ -231,7 +231,7 @@ class WebhooksResource(Resource):
 
         ``GET /v1/webhook-subscriptions``
 
-        Returns the tenant's webhook subscriptions, newest first, without their secrets; paginated by `limit` and `cursor`.
+        The subscriptions are shown without their secrets (`secretPrefix` only). Returns the tenant's webhook subscriptions, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Needs `webhooks:read`.
 
         Returns one page; ``auto_paging_iter()`` walks every item of every page.
         """
@@ -353,7 +353,7 @@ class WebhooksResource(Resource):
 
         ``PUT /v1/webhook-inbound-sources/{provider}``
 
-        Replaces the list. `aws-sns` takes topic ARNs; `gcp-pubsub` the service-account emails of the push subscriptions (the token's `email` claim, which must also be verified). An entry that is not of the form the provider uses is refused with 422 and nothing changes. Audited with the old and the new list.
+        `aws-sns` takes topic ARNs; `gcp-pubsub` the service-account emails of the push subscriptions (the token's `email` claim, which must also be verified). An entry that is not of the form the provider uses is refused with 422 and nothing changes. The audit event has the old and the new list. Replaces the accepted sources of the provider and returns it. `PUT`s at once are made one after the other: each answers 200 and the last one stays. Needs `webhooks:write`; recorded in the audit trail as `webhook_inbound_sources.set` in the same transaction.
         """
         return cast(
             "InboundSources",
@@ -478,7 +478,7 @@ class AsyncWebhooksResource(AsyncResource):
 
         ``GET /v1/webhook-inbound-sources/{provider}``
 
-        AWS and Google sign every customer's messages with the same keys, so a valid signature does not say which tenant asked for a message: `POST /cloud/aws-sns/{tenantId}` and `POST /cloud/gcp-pubsub/{tenantId}` accept only messages from the sources listed here. An empty list (the default) refuses all.
+        AWS and Google sign every customer's messages with the same keys, so a valid signature does not say which tenant asked for a message: `POST /cloud/aws-sns/{tenantId}` and `POST /cloud/gcp-pubsub/{tenantId}` accept only messages from the sources listed here. An empty list refuses all. Returns the accepted sources of the provider. Before the first `PUT` it answers the defaults (`sources` `[]`), with `updatedAt` null. Needs `webhooks:read`.
         """
         return cast(
             "InboundSources",
@@ -508,7 +508,7 @@ class AsyncWebhooksResource(AsyncResource):
 
         ``GET /v1/webhook-subscriptions/{id}``
 
-        Returns one webhook subscription of the tenant, without its secret. 404 `not_found` when it does not exist in this tenant.
+        A secret is shown once, by the create or the rotation that made it; here `secretPrefix` only. Returns the webhook subscription with this `whs_` id. Needs `webhooks:read`. A webhook subscription of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
         """
         return cast(
             "WebhookSubscription",
@@ -604,7 +604,7 @@ class AsyncWebhooksResource(AsyncResource):
 
         ``GET /v1/webhook-subscriptions``
 
-        Returns the tenant's webhook subscriptions, newest first, without their secrets; paginated by `limit` and `cursor`.
+        The subscriptions are shown without their secrets (`secretPrefix` only). Returns the tenant's webhook subscriptions, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Needs `webhooks:read`.
 
         Returns one page; ``auto_paging_iter()`` walks every item of every page.
         """
@@ -726,7 +726,7 @@ class AsyncWebhooksResource(AsyncResource):
 
         ``PUT /v1/webhook-inbound-sources/{provider}``
 
-        Replaces the list. `aws-sns` takes topic ARNs; `gcp-pubsub` the service-account emails of the push subscriptions (the token's `email` claim, which must also be verified). An entry that is not of the form the provider uses is refused with 422 and nothing changes. Audited with the old and the new list.
+        `aws-sns` takes topic ARNs; `gcp-pubsub` the service-account emails of the push subscriptions (the token's `email` claim, which must also be verified). An entry that is not of the form the provider uses is refused with 422 and nothing changes. The audit event has the old and the new list. Replaces the accepted sources of the provider and returns it. `PUT`s at once are made one after the other: each answers 200 and the last one stays. Needs `webhooks:write`; recorded in the audit trail as `webhook_inbound_sources.set` in the same transaction.
         """
         return cast(
             "InboundSources",
