@@ -2496,9 +2496,9 @@ func (s *WebhooksService) RotateSecret(ctx context.Context, id string, body *Rot
 	return &out, nil
 }
 
-// ListDeliveries calls GET /v1/webhook-deliveries: Delivery state per event and subscription, with every attempt.
+// ListDeliveries calls GET /v1/webhook-deliveries: List webhook deliveries.
 //
-// Returns the tenant's webhook deliveries with their state (pending, delivered, dead-lettered), the attempt count, the next attempt time and every attempt's HTTP status and latency.
+// The tenant's webhook deliveries with their state (pending, delivered, dead-lettered), the attempt count, the next attempt time and every attempt's HTTP status and latency. Returns the tenant's webhook deliveries, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Filters, combined with AND: `subscriptionId` (webhook deliveries whose `subscriptionId` equals the value), `eventId` (webhook deliveries whose `eventId` equals the value), `eventType` (webhook deliveries whose `eventType` equals the value), `status` (webhook deliveries whose `status` equals the value). Needs `webhooks:read`.
 func (s *WebhooksService) ListDeliveries(ctx context.Context, params *WebhooksListDeliveriesParams, opts ...RequestOption) (*Page[WebhookDelivery], error) {
 	var out Page[WebhookDelivery]
 	if err := s.client.call(ctx, "GET", "/v1/webhook-deliveries", params.encode(), nil, &out, opts); err != nil {

@@ -3682,16 +3682,16 @@ type WebhooksListDeliveriesParams struct {
 	// Opaque cursor from the previous page.
 	Cursor *string
 
-	// Id of the webhook subscription (`whs_` prefix).
+	// Only webhook deliveries whose `subscriptionId` equals this value. Id of the webhook subscription (`whs_` prefix).
 	SubscriptionID *string
 
-	// Id of the event delivered (`evt_` prefix), the same on every attempt and the same as the payload's `id`.
+	// Only webhook deliveries whose `eventId` equals this value. Id of the event delivered (`evt_` prefix), the same on every attempt and the same as the payload's `id`.
 	EventID *string
 
-	// Registered type of the event delivered (`assessment.completed`).
+	// Only webhook deliveries whose `eventType` equals this value. Registered type of the event delivered (`assessment.completed`).
 	EventType *string
 
-	// Delivery state: waiting for an attempt, delivered, or dead-lettered after the last failed attempt; see the enum.
+	// Only webhook deliveries whose `status` equals this value. Delivery state: waiting for an attempt, delivered, or dead-lettered after the last failed attempt; see the enum.
 	Status *WebhookDeliveryStatus
 }
 

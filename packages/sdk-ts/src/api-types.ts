@@ -8916,7 +8916,7 @@ export interface WebhooksApi {
    */
   readonly listDeadLetters: (args?: WebhooksListDeadLettersArgs, options?: RequestOptions) => Promise<WebhooksListDeadLettersResult>;
   /**
-   * Delivery state per event and subscription, with every attempt
+   * List webhook deliveries
    *
    * `GET /v1/webhook-deliveries` (operation `webhooks.listDeliveries`).
    */

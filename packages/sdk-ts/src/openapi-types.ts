@@ -1168,8 +1168,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Delivery state per event and subscription, with every attempt
-         * @description Returns the tenant's webhook deliveries with their state (pending, delivered, dead-lettered), the attempt count, the next attempt time and every attempt's HTTP status and latency.
+         * List webhook deliveries
+         * @description The tenant's webhook deliveries with their state (pending, delivered, dead-lettered), the attempt count, the next attempt time and every attempt's HTTP status and latency. Returns the tenant's webhook deliveries, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Filters, combined with AND: `subscriptionId` (webhook deliveries whose `subscriptionId` equals the value), `eventId` (webhook deliveries whose `eventId` equals the value), `eventType` (webhook deliveries whose `eventType` equals the value), `status` (webhook deliveries whose `status` equals the value). Needs `webhooks:read`.
          */
         get: operations["webhooks.listDeliveries"];
         put?: never;
@@ -46964,13 +46964,13 @@ export interface operations {
                  * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
                  */
                 cursor?: string;
-                /** @description Id of the webhook subscription (`whs_` prefix). */
+                /** @description Only webhook deliveries whose `subscriptionId` equals this value. Id of the webhook subscription (`whs_` prefix). */
                 subscriptionId?: string;
-                /** @description Id of the event delivered (`evt_` prefix), the same on every attempt and the same as the payload's `id`. */
+                /** @description Only webhook deliveries whose `eventId` equals this value. Id of the event delivered (`evt_` prefix), the same on every attempt and the same as the payload's `id`. */
                 eventId?: string;
-                /** @description Registered type of the event delivered (`assessment.completed`). */
+                /** @description Only webhook deliveries whose `eventType` equals this value. Registered type of the event delivered (`assessment.completed`). */
                 eventType?: string;
-                /** @description Delivery state: waiting for an attempt, delivered, or dead-lettered after the last failed attempt; see the enum. */
+                /** @description Only webhook deliveries whose `status` equals this value. Delivery state: waiting for an attempt, delivered, or dead-lettered after the last failed attempt; see the enum. */
                 status?: "pending" | "delivering" | "succeeded" | "dead_lettered";
             };
             header?: {

@@ -10,6 +10,7 @@ import {
   type UpdateWebhookSubscriptionBody,
   type WebhookDelivery,
   type WebhookSubscription,
+  type webhookDeliveries,
   type webhookSubscriptions,
 } from '@svc/contract';
 import type { z } from 'zod';
@@ -23,7 +24,7 @@ import type {
   WebhookSubscription as SubscriptionRow,
 } from '../generated/prisma/client.ts';
 import { newId } from '../ids.ts';
-import type { Store } from '../kit.ts';
+import type { RenderContext, Store } from '../kit.ts';
 import { recordChange } from '../platform/ledger/changes.ts';
 import { orNotFound } from '../platform/queries.ts';
 import { lockKey, lockRecord } from '../platform/records.ts';
@@ -100,6 +101,13 @@ export async function createSubscription(
 export const subscriptionStore: Store<typeof webhookSubscriptions> = {
   model: 'webhookSubscription',
   render: (row: SubscriptionRow) => renderSubscription(row),
+};
+
+/** The deliveries as the kit lists them, each with its attempts (read once for the page). */
+export const deliveryStore: Store<typeof webhookDeliveries> = {
+  model: 'webhookDelivery',
+  related: ({ db, rows }) => withAttempts(db, rows as readonly DeliveryRow[]),
+  render: (row: DeliveryRow, { related }: RenderContext<unknown, AttemptRow[]>) => renderDelivery(row, related ?? []),
 };
 
 /** A page of the subscriptions, newest first, for the web application's overview. */
@@ -207,7 +215,7 @@ export function renderDelivery(d: DeliveryRow, attempts: AttemptRow[]): Delivery
   };
 }
 
-async function withAttempts(prisma: Prisma | Tx, rows: DeliveryRow[]) {
+async function withAttempts(prisma: Prisma | Tx, rows: readonly DeliveryRow[]) {
   if (rows.length === 0) return [];
   return prisma.webhookAttempt.findMany({ where: { deliveryId: { in: rows.map((r) => r.id) } } });
 }

@@ -34,7 +34,6 @@ const InboundSourceParams = z.object({
   provider: z.enum(INBOUND_SOURCE_PROVIDERS).meta({ description: 'Cloud provider whose messages the list admits.', examples: ['aws-sns'] }),
 });
 
-const read = meta({ auth: 'tenant', group: 'webhooks', permission: 'webhooks:read', mutating: false });
 const SubscriptionParams = idParams('whs');
 
 /** A tenant's change to its webhook setup, audited as `audit`. */
@@ -81,6 +80,31 @@ export const webhookSubscriptions = resource({
   },
   setup: [
     { method: 'POST', path: '/v1/webhook-subscriptions', body: { url: 'https://hooks.example.com/svc/{{unique}}', eventTypes: ['*'] } },
+  ],
+});
+
+/** Delivery state per event and subscription, with every attempt: the outbox's rows, listed by the kit. */
+export const webhookDeliveries = resource({
+  rail: 'webhooks',
+  path: 'webhook-deliveries',
+  name: 'delivery',
+  label: { one: 'webhook delivery', many: 'webhook deliveries' },
+  idPrefix: 'whd',
+  record: WebhookDelivery,
+  get: false,
+  filters: {
+    subscriptionId: DeliveriesQuery.shape.subscriptionId,
+    eventId: DeliveriesQuery.shape.eventId,
+    eventType: DeliveriesQuery.shape.eventType,
+    status: DeliveriesQuery.shape.status,
+  },
+  notes: {
+    list: "The tenant's webhook deliveries with their state (pending, delivered, dead-lettered), the attempt count, the next attempt time and every attempt's HTTP status and latency.",
+  },
+  // A subscription to every type, then a change whose event it receives.
+  setup: [
+    { method: 'POST', path: '/v1/webhook-subscriptions', body: { url: 'https://hooks.example.com/svc/{{unique}}', eventTypes: ['*'] } },
+    { method: 'POST', path: '/v1/workspaces', body: { name: 'Delivered {{unique}}' } },
   ],
 });
 
@@ -148,10 +172,7 @@ export const webhooksRouter = c.router(
       'Delete a webhook subscription; its pending deliveries are dropped',
       'Deletes the subscription; deliveries not yet sent are dropped and nothing more is sent to its URL. Returns the id with `deleted: true`. Audited.',
     ),
-    listDeliveries: get('/v1/webhook-deliveries', { query: DeliveriesQuery }, listOf(WebhookDelivery), read).doc(
-      'Delivery state per event and subscription, with every attempt',
-      "Returns the tenant's webhook deliveries with their state (pending, delivered, dead-lettered), the attempt count, the next attempt time and every attempt's HTTP status and latency.",
-    ),
+    listDeliveries: webhookDeliveries.routes.list,
     rotateInboundSecret: post(
       '/v1/webhook-inbound-secrets/:provider',
       {

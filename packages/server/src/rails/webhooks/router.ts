@@ -1,9 +1,9 @@
-import { contract, inboundSources, webhookSubscriptions } from '@svc/contract';
+import { contract, inboundSources, webhookDeliveries, webhookSubscriptions } from '@svc/contract';
 import { initServer } from '@ts-rest/express';
 import { serveResource } from '../../kit.ts';
 import { serveSetting } from '../../setting-kit.ts';
 import * as webhooks from '../../webhooks/service.ts';
-import { actor, operatorActor, type RailDeps, tenantOf } from '../deps.ts';
+import { actor, operatorActor, type RailDeps } from '../deps.ts';
 
 export function webhooksHandlers({ db, webhooks: config }: RailDeps) {
   const { prisma } = db;
@@ -28,10 +28,7 @@ export function webhooksHandlers({ db, webhooks: config }: RailDeps) {
       status: 200,
       body: await webhooks.deleteSubscription(prisma, actor(res), params.id),
     }),
-    listDeliveries: async ({ query, res }) => ({
-      status: 200,
-      body: await webhooks.listDeliveries(prisma, tenantOf(res).tenantId, query),
-    }),
+    listDeliveries: serveResource(db, webhookDeliveries, webhooks.deliveryStore).list,
     rotateInboundSecret: async ({ params, body, res }) => ({
       status: 201,
       body: await webhooks.rotateInboundSecret(prisma, config, actor(res), params.provider, body?.overlapSeconds),

@@ -197,11 +197,11 @@ class WebhooksResource(Resource):
         timeout: float | None = None,
     ) -> Page[WebhookDelivery]:
         """
-        Delivery state per event and subscription, with every attempt
+        List webhook deliveries
 
         ``GET /v1/webhook-deliveries``
 
-        Returns the tenant's webhook deliveries with their state (pending, delivered, dead-lettered), the attempt count, the next attempt time and every attempt's HTTP status and latency.
+        The tenant's webhook deliveries with their state (pending, delivered, dead-lettered), the attempt count, the next attempt time and every attempt's HTTP status and latency. Returns the tenant's webhook deliveries, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Filters, combined with AND: `subscriptionId` (webhook deliveries whose `subscriptionId` equals the value), `eventId` (webhook deliveries whose `eventId` equals the value), `eventType` (webhook deliveries whose `eventType` equals the value), `status` (webhook deliveries whose `status` equals the value). Needs `webhooks:read`.
 
         Returns one page; ``auto_paging_iter()`` walks every item of every page.
         """
@@ -570,11 +570,11 @@ class AsyncWebhooksResource(AsyncResource):
         timeout: float | None = None,
     ) -> AsyncPage[WebhookDelivery]:
         """
-        Delivery state per event and subscription, with every attempt
+        List webhook deliveries
 
         ``GET /v1/webhook-deliveries``
 
-        Returns the tenant's webhook deliveries with their state (pending, delivered, dead-lettered), the attempt count, the next attempt time and every attempt's HTTP status and latency.
+        The tenant's webhook deliveries with their state (pending, delivered, dead-lettered), the attempt count, the next attempt time and every attempt's HTTP status and latency. Returns the tenant's webhook deliveries, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Filters, combined with AND: `subscriptionId` (webhook deliveries whose `subscriptionId` equals the value), `eventId` (webhook deliveries whose `eventId` equals the value), `eventType` (webhook deliveries whose `eventType` equals the value), `status` (webhook deliveries whose `status` equals the value). Needs `webhooks:read`.
 
         Returns one page; ``auto_paging_iter()`` walks every item of every page.
         """
