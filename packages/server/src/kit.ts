@@ -219,7 +219,7 @@ function endsOwnTransaction(res: Response, status: number, record: () => unknown
   };
 }
 
-export function delegateOf(client: Tx, model: string): Delegate {
+function delegateOf(client: Tx, model: string): Delegate {
   return (client as unknown as Record<string, Delegate>)[model] as Delegate;
 }
 
