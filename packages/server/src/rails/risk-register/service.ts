@@ -16,7 +16,6 @@ import {
 import type { z } from 'zod';
 import type { Prisma, Tx } from '../../db/client.ts';
 import { keysetList } from '../../db/pagination.ts';
-import { sqlOf } from '../../db/sql.ts';
 import { scopeToTenant } from '../../db/tenant-scope.ts';
 import { ApiError, invalid, notFound } from '../../errors.ts';
 import type {
@@ -125,9 +124,7 @@ async function findRisk(db: Tx, tenantId: string, id: string): Promise<RiskRow> 
  * reviews recorded at once each move the next review date from what the other committed.
  */
 async function lockRisk(tx: Tx, tenantId: string, id: string): Promise<RiskRow> {
-  await sqlOf(tx).query('SELECT 1 FROM "risk_register_risks" WHERE "tenant_id" = $1 AND "id" = $2 FOR UPDATE', [tenantId, id], {
-    prepare: true,
-  });
+  await lockRecord(tx, 'risk_register_risks', tenantId, id);
   return findRisk(tx, tenantId, id);
 }
 
