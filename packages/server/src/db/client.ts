@@ -197,7 +197,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     prisma,
     sql: liteSql(statements.query),
     // PGlite runs one transaction at a time (Prisma's adapter takes the same lock).
-    transaction: (fn) => client.transaction(() => fn(liteSql(statements.queryInTransaction))),
+    transaction: (fn) => statements.transaction(() => fn(liteSql(statements.queryInTransaction))),
     session: (fn) =>
       fn({
         execScript: async (sql) => {

@@ -55,6 +55,37 @@ describe('statements on PGlite, prepared', () => {
     expect(await outside).toEqual([]);
   });
 
+  it('commits a transaction, rolls it back when its callback throws, and reports one that aborted', async () => {
+    const tx = statements.transaction;
+    expect(await tx(async () => statements.queryInTransaction(INSERT, ['t1', 1, [], '{}', null, true]))).toHaveLength(1);
+    expect(await statements.query(SELECT, ['t1'])).toHaveLength(1);
+    await expect(
+      tx(async () => {
+        await statements.queryInTransaction(INSERT, ['t2', 1, [], '{}', null, true]);
+        throw new Error('refused');
+      }),
+    ).rejects.toThrow('refused');
+    expect(await statements.query(SELECT, ['t2'])).toEqual([]);
+    // A statement's error caught inside: PostgreSQL aborted the transaction, so its COMMIT rolls
+    // back; the caller hears of it, and the row written before the error is not kept.
+    await expect(
+      tx(async () => {
+        await statements.queryInTransaction(INSERT, ['t3', 1, [], '{}', null, true]);
+        await statements.queryInTransaction(INSERT, ['t1', 1, [], '{}', null, true]).catch(() => null);
+      }),
+    ).rejects.toThrow(/aborted/);
+    expect(await statements.query(SELECT, ['t3'])).toEqual([]);
+    // The session is whole after each of them, and a statement outside waits for a transaction to end.
+    let during: Promise<unknown[]> | undefined;
+    await tx(async () => {
+      await statements.queryInTransaction(INSERT, ['t4', 1, [], '{}', null, true]);
+      during = statements.query(SELECT, ['t4']);
+      await new Promise((r) => setTimeout(r, 20));
+    });
+    expect(await during).toHaveLength(1);
+    expect((await client.query<{ s: string }>("SELECT current_setting('transaction_isolation') AS s")).rows).toHaveLength(1);
+  });
+
   it('keeps the most recently used statements, and closes the others in PostgreSQL', async () => {
     const few = preparedStatements(client, pglite, OPTIONS, 2);
     const kept = async () =>

@@ -13,7 +13,7 @@
  * PGlite's own serializers and parsers, as its `query` does, so both give the same rows; the
  * parsers are merged once, where PGlite's `query` spreads them at every call.
  */
-import type { PGlite, QueryOptions, Results, Transaction } from '@electric-sql/pglite';
+import type { PGlite, QueryOptions, Results } from '@electric-sql/pglite';
 
 /** The parts of the PGlite module this uses (loaded only for the embedded database). */
 export type PgliteProtocol = Pick<typeof import('@electric-sql/pglite'), 'protocol' | 'parse'>;
@@ -27,10 +27,26 @@ export interface PreparedStatements {
   /** Inside `client.transaction`'s callback, which already holds the transaction lock. */
   queryInTransaction<T>(text: string, values: readonly unknown[]): Promise<T[]>;
   /**
+   * A transaction: PGlite's transaction lock held through it, BEGIN, the callback (its statements
+   * through `queryInTransaction`), then COMMIT, or ROLLBACK when the callback throws. As PGlite's own
+   * `transaction`, but BEGIN, COMMIT and ROLLBACK are one call into PostgreSQL each: PGlite sends a
+   * Sync of its own after each of them, which a simple Query does not need (it ends with
+   * ReadyForQuery by itself).
+   */
+  transaction<T>(fn: (tx: PgliteTransaction) => Promise<T>): Promise<T>;
+  /**
    * The client for Prisma's PGlite adapter: PGlite's `query`, `exec` and `transaction` (what the
    * adapter calls), with its statements prepared here, each with the adapter's own options.
    */
   readonly forAdapter: PGlite;
+}
+
+/** What a transaction's callback holds: PGlite's `Transaction` as far as Prisma's adapter uses it. */
+export interface PgliteTransaction {
+  query<T>(text: string, values?: unknown[], opts?: QueryOptions): Promise<Results<T>>;
+  /** Rolls back now; the transaction is closed and its callback's return commits nothing. */
+  rollback(): Promise<void>;
+  readonly closed: boolean;
 }
 
 /** Numbers the statement sets of this process, so that two on one database never name a statement alike. */
@@ -131,27 +147,59 @@ export function preparedStatements(
     return opts ?? {};
   };
 
+  /** A simple Query (BEGIN, COMMIT, ROLLBACK): one call; it ends with ReadyForQuery, no Sync needed. */
+  const simple = async (text: 'BEGIN' | 'COMMIT' | 'ROLLBACK'): Promise<string | undefined> => {
+    const { messages } = await client._runExclusiveQuery(() => client.execProtocol(serialize.query(text), { syncToFs: false }));
+    const done = messages.find((m) => m.name === 'commandComplete') as { text?: string } | undefined;
+    return done?.text;
+  };
+
+  const transaction = <T>(fn: (tx: PgliteTransaction) => Promise<T>): Promise<T> =>
+    client._runExclusiveTransaction(async () => {
+      await simple('BEGIN');
+      let closed = false;
+      const tx: PgliteTransaction = {
+        query: async <R>(text: string, values: unknown[] = [], opts?: QueryOptions) => {
+          if (closed) throw new Error('Transaction is closed');
+          return inside<R>(text, values, adapterOptions(opts));
+        },
+        rollback: async () => {
+          if (closed) throw new Error('Transaction is closed');
+          await simple('ROLLBACK');
+          closed = true;
+        },
+        get closed() {
+          return closed;
+        },
+      };
+      try {
+        const out = await fn(tx);
+        if (!closed) {
+          closed = true;
+          // A transaction in which a statement failed (its error caught by the callback) ends in
+          // a ROLLBACK whatever ends it: said as PGlite's own transaction says it, with an error.
+          if ((await simple('COMMIT')) === 'ROLLBACK') throw new Error('the transaction was aborted: its COMMIT rolled back');
+        }
+        return out;
+      } catch (err) {
+        if (!closed) {
+          closed = true;
+          await simple('ROLLBACK');
+        }
+        throw err;
+      }
+    });
+
   const forAdapter = {
     query: async <T>(text: string, values: unknown[] = [], opts?: QueryOptions) => outside<T>(text, values, adapterOptions(opts)),
     exec: (text: string, opts?: QueryOptions) => client.exec(text, opts),
-    transaction: <T>(fn: (tx: Transaction) => Promise<T>) =>
-      client.transaction((tx) =>
-        fn({
-          ...tx,
-          query: async <R>(text: string, values: unknown[] = [], opts?: QueryOptions) => {
-            if (tx.closed) throw new Error('Transaction is closed');
-            return inside<R>(text, values, adapterOptions(opts));
-          },
-          get closed() {
-            return tx.closed;
-          },
-        }),
-      ),
+    transaction,
   } as unknown as PGlite;
 
   return {
     query: async (text, values) => (await outside<never>(text, values, options)).rows,
     queryInTransaction: async (text, values) => (await inside<never>(text, values, options)).rows,
+    transaction,
     forAdapter,
   };
 }
