@@ -24,7 +24,7 @@ export const CACHE_SIZE = 256;
 export interface PreparedStatements {
   /** Outside a transaction: waits for a running transaction, as PGlite's own `query` does. */
   query<T>(text: string, values: readonly unknown[]): Promise<T[]>;
-  /** Inside `client.transaction`'s callback, which already holds the transaction lock. */
+  /** Inside `transaction`'s callback (below), which already holds the transaction lock. */
   queryInTransaction<T>(text: string, values: readonly unknown[]): Promise<T[]>;
   /**
    * A transaction: PGlite's transaction lock held through it, BEGIN, the callback (its statements
