@@ -39,9 +39,10 @@ execFileSync(prisma, ['generate', '--schema', join(root, 'prisma/schema')], {
 // The generated client imports the query compiler's WebAssembly as a module holding it in base64
 // (4.5 MB). An ES module's source text stays in memory for the life of the process, so importing it
 // keeps the text and its string literal (9 MB of heap, about 5% of the service's idle memory) to
-// compile the module once. Reading the same file as text and decoding it leaves both to the
-// garbage collector. The replaced code is matched exactly: a Prisma upgrade that changes it stops
-// the generation here instead of silently keeping the copy.
+// compile the module once. The service's db/query-compiler.ts reads the same file as text instead,
+// which leaves both to the garbage collector, and compiles it off the main thread while the
+// database opens. The replaced code is matched exactly: a Prisma upgrade that changes it stops the
+// generation here instead of silently keeping the copy.
 const clientClass = join(root, 'packages/server/src/generated/prisma/internal/class.ts');
 const importedWasm =
   /const \{ wasm \} = await import\("(@prisma\/client\/runtime\/query_compiler_fast_bg\.\w+\.wasm-base64\.mjs)"\)\n\s*return await decodeBase64AsWasm\(wasm\)/;
@@ -54,12 +55,8 @@ writeFileSync(
   clientClass,
   generated.replace(
     importedWasm,
-    `const { readFile } = await import('node:fs/promises')
-    const { createRequire } = await import('node:module')
-    // Read as text, not imported: an imported module's source would stay in memory (scripts/prisma-generate.mjs).
-    const text = await readFile(createRequire(import.meta.url).resolve(${JSON.stringify(found[1])}), 'utf8')
-    const literal = /"([A-Za-z0-9+/=]+)"/.exec(text)
-    if (!literal) throw new Error('the query compiler WebAssembly module holds no base64 literal')
-    return await decodeBase64AsWasm(literal[1])`,
+    `// Read as text, not imported, and compiled once per process (db/query-compiler.ts, scripts/prisma-generate.mjs).
+    const { queryCompilerModule } = await import('../../../db/query-compiler.ts')
+    return await queryCompilerModule(${JSON.stringify(found[1])})`,
   ),
 );

@@ -17,6 +17,7 @@ import { createLogger, type Logger } from './logger.ts';
 import { initTracing } from './observability/tracing.ts';
 import { startIdleCollector } from './platform/idle-collector.ts';
 import { ensureSigningKey } from './platform/ledger/key-rotation.ts';
+import { withLoopAwake } from './platform/loop-awake.ts';
 import { dsarRules } from './rails/dsar/clocks.ts';
 import { gpaiTemplate } from './rails/gpai-summary/service.ts';
 import { regimeRules } from './rails/incident-disclosures/clocks.ts';
@@ -123,7 +124,11 @@ export interface RunningServer {
 }
 
 /** Opens the database, migrates it, loads the dictionaries, bootstraps and listens. */
-export async function startServer(opts: StartOptions = {}): Promise<RunningServer> {
+export function startServer(opts: StartOptions = {}): Promise<RunningServer> {
+  return withLoopAwake(() => start(opts));
+}
+
+async function start(opts: StartOptions): Promise<RunningServer> {
   // How long each phase of the start took, written at debug level once listening: the process's own
   // start (node, the loader and the modules imported) is what `performance.now()` reads at entry.
   const phases: Record<string, number> = { process_and_imports: Math.round(performance.now()) };
@@ -299,6 +304,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     close,
   };
 }
+
 export { consumeDispatches } from './agents/dispatch.ts';
 export { tenantModels } from './db/tenant-scope.ts';
 export { issueApiKey, issueOperatorCredential } from './platform/credentials.ts';

@@ -11,6 +11,7 @@ import { createNotifier, type Notifier } from '../notifications/notifier.ts';
 import { startDeadlineSweep } from '../platform/events/deadline-sweep.ts';
 import { jobHandlers } from '../platform/events/job-handlers.ts';
 import { type JobWorker, startJobWorker } from '../platform/events/jobs.ts';
+import { withLoopAwake } from '../platform/loop-awake.ts';
 import { createDispatcher, type Dispatcher } from './dispatcher.ts';
 import { createInboundApp, type InboundMetrics } from './inbound/worker.ts';
 import { resolveSecretsKey } from './secrets-key.ts';
@@ -103,7 +104,11 @@ export async function startWebhookRoles(opts: { db: Database; log: Logger; confi
  * A process of role `dispatcher` or `webhooks` (`svc serve --role ...`): the database and the
  * chosen part, no API. Several may run against one PostgreSQL.
  */
-export async function startWebhookProcess(config: Config): Promise<WebhookRoles & { db: Database; log: Logger }> {
+export function startWebhookProcess(config: Config): Promise<WebhookRoles & { db: Database; log: Logger }> {
+  return withLoopAwake(() => startRolesProcess(config));
+}
+
+async function startRolesProcess(config: Config): Promise<WebhookRoles & { db: Database; log: Logger }> {
   const log = createLogger(config.logLevel, { service: `svc-${config.webhooks.role}` });
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.dbPoolSize });
   try {

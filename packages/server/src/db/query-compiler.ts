@@ -1,0 +1,34 @@
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+
+/** The module holding Prisma's query compiler for PostgreSQL as base64 (what the generated client names). */
+export const QUERY_COMPILER_WASM = '@prisma/client/runtime/query_compiler_fast_bg.postgresql.wasm-base64.mjs';
+
+/** The WebAssembly API of the runtime (the project's type library, ES2023 without the DOM, declares only its types). */
+interface CompiledModule {
+  readonly compiledModule: unique symbol;
+}
+const wasm = (globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<CompiledModule> } }).WebAssembly;
+
+const compiled = new Map<string, Promise<CompiledModule>>();
+
+/**
+ * Prisma's query compiler, compiled once per process: what the generated client asks for at its
+ * first query (scripts/prisma-generate.mjs puts this call in it), and what `openDatabase` starts
+ * before the database opens, so that the compilation runs on V8's background thread while the
+ * database starts on the main one. The file is read as text, not imported: an imported module's
+ * 4.5 MB source would stay in memory for the life of the process.
+ */
+export function queryCompilerModule(specifier: string = QUERY_COMPILER_WASM): Promise<CompiledModule> {
+  let module = compiled.get(specifier);
+  if (!module) {
+    module = (async () => {
+      const text = await readFile(createRequire(import.meta.url).resolve(specifier), 'utf8');
+      const literal = /"([A-Za-z0-9+/=]+)"/.exec(text);
+      if (!literal) throw new Error(`${specifier} holds no base64 literal of the query compiler's WebAssembly`);
+      return wasm.compile(Buffer.from(literal[1] as string, 'base64'));
+    })();
+    compiled.set(specifier, module);
+  }
+  return module;
+}
