@@ -146,10 +146,10 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))('svc against a running server
     await exited;
   });
 
-  it('svc serve runs the compiled build, not the TypeScript sources', () => {
+  it('svc serve runs the compiled build bundled into one module, not the TypeScript sources', () => {
     const listening = out.split('\n').find((line) => line.includes('"msg":"listening"'));
     expect(listening).toBeDefined();
-    expect(JSON.parse(listening as string)).toMatchObject({ runtime: 'compiled', database: 'pglite' });
+    expect(JSON.parse(listening as string)).toMatchObject({ runtime: 'bundle', database: 'pglite' });
   });
 
   it('an operator route called with the tenant key says to add --operator', async () => {

@@ -37,11 +37,10 @@ export interface ServerModule {
 
 const SERVER_PACKAGE = '@svc/server';
 
-/** The CLI's version: the service it starts is released with it. */
-
+/** The service package, when it is installed (a literal specifier: the serve bundle holds it, scripts/build-js.mjs). */
 export async function loadServer(): Promise<ServerModule> {
   try {
-    return (await import(SERVER_PACKAGE)) as ServerModule;
+    return (await import('@svc/server')) as unknown as ServerModule;
   } catch (err) {
     const code = (err as { code?: string }).code;
     // Only the service itself missing; a module the installed service fails to find is its own error.

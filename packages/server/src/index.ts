@@ -285,8 +285,10 @@ async function start(opts: StartOptions): Promise<RunningServer> {
 
   log.info('listening', {
     url,
-    // `compiled` when running the build (packages/*/dist, what `svc serve` runs), `sources` under tsx.
-    runtime: import.meta.url.endsWith('.js') ? 'compiled' : 'sources',
+    // `bundle` when running the serve bundle (what `svc serve` runs, scripts/build-js.mjs), `compiled`
+    // when running the packages' modules in dist/, `sources` under tsx.
+    runtime:
+      (globalThis as { svcBuild?: string }).svcBuild === 'bundle' ? 'bundle' : import.meta.url.endsWith('.js') ? 'compiled' : 'sources',
     database: db.kind,
     data_dir: db.kind === 'pglite' ? config.dataDir : undefined,
     redis: Boolean(config.redisUrl),
