@@ -134,6 +134,44 @@ describe('compliance rail: the specification examples', () => {
     expect(after.body.data[0]).toMatchObject({ id: 'gdpr', activated: true, dictionaryVersion: 'gdpr@1.0.0' });
     expect(after.body.data[0].obligations.total).toBeGreaterThan(50);
   });
+
+  it('pages the framework list by id, each filter alike, with the counts of the tenant only', async () => {
+    const [t1, t2] = [await createTenant(ts), await createTenant(ts)];
+    await t1.call('POST', '/v1/frameworks/gdpr/activate');
+    await t1.call('POST', '/v1/frameworks/nis2/activate');
+    const walk = async (filter: string) => {
+      const ids: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const page: { status: number; body: { data: { id: string }[]; cursor: string | null } } = await t1.call(
+          'GET',
+          `/v1/compliance/frameworks?limit=4${filter}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+        );
+        expect(page.status).toBe(200);
+        expect(page.body.data.length).toBeLessThanOrEqual(4);
+        ids.push(...page.body.data.map((f) => f.id));
+        cursor = page.body.cursor;
+      } while (cursor !== null);
+      return ids;
+    };
+    const whole = (await t1.call('GET', '/v1/compliance/frameworks?limit=200')).body.data as { id: string; activated: boolean }[];
+    const wholeIds = whole.map((f) => f.id);
+    expect(wholeIds.length).toBeGreaterThan(8);
+    expect([...wholeIds].sort()).toEqual(wholeIds);
+    expect(await walk('')).toEqual(wholeIds);
+    expect(await walk('&activated=true')).toEqual(['gdpr', 'nis2']);
+    expect(await walk('&activated=false')).toEqual(wholeIds.filter((id) => id !== 'gdpr' && id !== 'nis2'));
+
+    // One tenant's activations and obligations are not another's.
+    const other = (await t2.call('GET', '/v1/compliance/frameworks?activated=true')).body;
+    expect(other).toEqual({ data: [], cursor: null });
+    const gdpr = whole.find((f) => f.id === 'gdpr') as unknown as { obligations: { total: number; open: number } };
+    expect(gdpr.obligations.open).toBe(gdpr.obligations.total);
+    const gdprOfOther = (await t2.call('GET', '/v1/compliance/frameworks?limit=200')).body.data.find(
+      (f: { id: string }) => f.id === 'gdpr',
+    );
+    expect(gdprOfOther).toMatchObject({ activated: false, dictionaryVersion: null, activatedAt: null, obligations: { total: 0, open: 0 } });
+  });
 });
 
 describe('evidence and attestations', () => {

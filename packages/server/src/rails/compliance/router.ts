@@ -17,7 +17,7 @@ export function complianceHandlers({ db }: RailDeps) {
     frameworks: {
       list: async ({ query, res }) => ({
         status: 200,
-        body: await compliance.listTenantFrameworks(db.sql, tenantOf(res).tenantId, query),
+        body: await compliance.listTenantFrameworks(db, tenantOf(res).tenantId, query),
       }),
     },
     assessments: {

@@ -336,7 +336,7 @@ export async function startWebApp(opts: { db: Database; log: Logger; config: Con
       const u = me(res) as SignedIn;
       const tdb = scopeToTenant(prisma, u.tenantId);
       const [frameworks, auditOpen, selfAuditOpen, events, subscriptions, deliveries] = await Promise.all([
-        listTenantFrameworks(db.sql, u.tenantId, { limit: 50, activated: 'true' }),
+        listTenantFrameworks(db, u.tenantId, { limit: 50, activated: 'true' }),
         tdb.auditFinding.count({ where: { status: 'open' } }),
         tdb.selfAuditFinding.count({ where: { closedAt: null } }),
         listAuditEvents(prisma, u.tenantId, { limit: 10 }),
