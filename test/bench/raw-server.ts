@@ -32,6 +32,7 @@ import { hashEvent } from '@svc/contract/audit';
 import pg from 'pg';
 import { progress, type QuestionSet, questionsFromRecipe } from '../../packages/server/src/rails/compliance/questions.ts';
 import { RECIPES } from '../../packages/server/src/rails/compliance/recipes.ts';
+import type { FrameworkRow } from '../../packages/server/src/rails/compliance/service.ts';
 import { configureSecretsKey, openSecret } from '../../packages/server/src/webhooks/secret-box.ts';
 import { failed, onShutdown, ready } from './bench-child-ipc.ts';
 
@@ -121,17 +122,6 @@ const OUTBOX_SQL = `,
       SELECT unnest($25::text[]), $2, unnest($26::text[]), $22, '${ACTION}', 'pending', $8, $8, $8)`;
 
 const named = (name: string) => (PREPARED ? { name } : {});
-
-interface FrameworkRow {
-  id: string;
-  title: string;
-  short_title: string;
-  latest_version: string;
-  version_key: string | null;
-  activated_at: Date | null;
-  total: number;
-  open: number;
-}
 
 interface HeadRow {
   seq: number;

@@ -28,7 +28,7 @@ export interface DatabaseOptions {
  * queue on its audit-chain lock, and under a burst the defaults (2 s, 5 s) would fail requests
  * that only had to wait their turn.
  */
-export const TRANSACTION_OPTIONS = { maxWait: 10_000, timeout: 30_000 };
+const TRANSACTION_OPTIONS = { maxWait: 10_000, timeout: 30_000 };
 
 const PGLITE_OPTIONS = { parsers: { [TIMESTAMP_OID]: parseUtcTimestamp } };
 
