@@ -2,7 +2,10 @@
 // esbuild (scripts/build-js.mjs; skipped when dist/ already holds it for these sources), then, for a
 // package that declares types (`declaration` in its tsconfig.build.json), its declaration files with
 // tsc, rewriting the `.ts` specifiers tsc leaves in them: a consumer's tsc without
-// allowImportingTsExtensions would otherwise reject them.
+// allowImportingTsExtensions would otherwise reject them. A script named as its argument runs
+// after that, in the same lock, with the build's JavaScript (the server's makes its embedded
+// database template: packages/server/scripts/embedded-template.mjs); it decides itself whether
+// there is anything to do.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -15,11 +18,16 @@ const dist = join(pkg, 'dist');
 const hash = packageSourceHash(pkg);
 const stamp = join(dist, '.source-hash');
 const built = () => existsSync(stamp) && readFileSync(stamp, 'utf8') === hash;
+const after = process.argv[2];
 // One build of a package at a time: CI builds in the background while tests that need the build
 // (the packaging test) may ask for it; the second waits and finds it done. The JavaScript has a
 // lock of its own (what `svc serve` waits for), held only while it is written.
 await withBuildLock(async () => {
-  if (built()) return;
+  if (!built()) await buildPackage();
+  if (after) execFileSync(process.execPath, ['--conditions=svc-dist', after], { stdio: 'inherit', cwd: pkg });
+}, 'package-build');
+
+async function buildPackage() {
   await withBuildLock(async () => {
     if (!jsBuildIsFresh(pkg, hash)) await buildJs(pkg, hash);
   });
@@ -42,4 +50,4 @@ await withBuildLock(async () => {
   }
   // What it was built from: the packaging test builds again only when the sources changed since.
   writeFileSync(stamp, hash);
-}, 'package-build');
+}

@@ -132,10 +132,13 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))('the service and the CLI inst
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'svc-install-'));
     credentialsFile = join(dir, 'home', '.svc', 'credentials.json');
-    // The user's own cache folder, empty: the first start is the one a new user sees (no template).
+    // The user's own cache folder, empty: the first start is the one a new user sees (no template
+    // cached, only the one the package ships).
     env = { NODE_OPTIONS: '', SVC_CREDENTIALS_FILE: credentialsFile, SVC_CACHE_DIR: join(dir, 'cache') };
-    // A build of the sources as they are now is used as it is (CI builds in its static stage).
+    // A build of the sources as they are now is used as it is (CI builds in its static stage); the
+    // server's build then only checks that its template archive is of these migrations and content.
     if (!PACKAGES.every((pkg) => packageBuildIsFresh(join(root, 'packages', pkg)))) run('pnpm', ['run', '-s', 'build:packages'], root);
+    else run('pnpm', ['run', '-s', 'build'], join(root, 'packages/server'));
     const packs = join(dir, 'packs');
     mkdirSync(packs);
     const packing = performance.now();
@@ -181,6 +184,8 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))('the service and the CLI inst
     expect(existsSync(join(installed, 'dist/generated/prisma/client.js'))).toBe(true);
     expect(existsSync(join(installed, 'content/frameworks'))).toBe(true);
     expect(existsSync(join(installed, 'web-assets'))).toBe(true);
+    // The template of a new embedded database, made by the build (db/embedded-template.ts).
+    expect(readdirSync(join(installed, 'embedded-template'))).toEqual([expect.stringMatching(/^embedded-[0-9a-f]{24}\.zip$/)]);
     // The docs bundle is the copy the package carries (scripts/pack-assets.mjs), not
     // @scalar/api-reference, whose dependency tree was half the install.
     expect(existsSync(join(installed, 'vendor/scalar-api-reference/standalone.js'))).toBe(true);
@@ -189,7 +194,7 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))('the service and the CLI inst
     expect(run('npx', ['--no', '--', 'svc', '--version'], dir).trim()).toBe('svc 0.1.0');
   });
 
-  it('starts `svc serve` on a new data folder: migrations, content, first-start credentials', async () => {
+  it('starts `svc serve` on a new data folder from the template the package ships: migrated, content loaded, first-start credentials', async () => {
     const started = performance.now();
     serve = await startServe(join(dir, 'data'));
     const listening = performance.now() - started;
@@ -208,14 +213,18 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))('the service and the CLI inst
     const creds = JSON.parse(readFileSync(credentialsFile, 'utf8'));
     expect(creds.url).toBe(serve.url);
 
-    // What the service logged: the compiled build, every migration of the package, no error.
+    // What the service logged: the compiled build, the database from the template the package
+    // ships (unpacked into the user's cache), so nothing to migrate or load; no error.
     const logs = serve
       .stdout()
       .split('\n')
       .filter((l) => l.startsWith('{'))
-      .map((l) => JSON.parse(l) as { level: string; msg: string; runtime?: string; migrations?: string[] });
-    expect(logs.find((l) => l.msg === 'migrations applied')?.migrations).toEqual([...migrations].sort());
-    expect(logs.some((l) => l.msg === 'framework dictionary loaded')).toBe(true);
+      .map((l) => JSON.parse(l) as { level: string; msg: string; runtime?: string; archive?: string });
+    expect(logs.find((l) => l.msg === 'embedded database template unpacked from the package')?.archive).toMatch(
+      new RegExp(`^${join(dir, 'node_modules/@svc/server/embedded-template/embedded-')}[0-9a-f]{24}\\.zip$`),
+    );
+    expect(logs.some((l) => l.msg === 'migrations applied')).toBe(false);
+    expect(logs.some((l) => l.msg === 'framework dictionary loaded')).toBe(false);
     expect(logs.find((l) => l.msg === 'listening')?.runtime).toBe('compiled');
     expect(logs.filter((l) => l.level === 'error' || l.level === 'fatal')).toEqual([]);
     expect(existsSync(join(dir, 'data', 'PG_VERSION'))).toBe(true);
@@ -408,7 +417,7 @@ await client.close();
     expect(await stopServe(serve)).toBe(0);
   }, 240_000);
 
-  it('starts a second empty data folder from the template the first start made: migrated and content loaded, without its tenants', async () => {
+  it('starts a second empty data folder from the template the first start unpacked: migrated and content loaded, without its tenants', async () => {
     const templates = readdirSync(join(dir, 'cache')).filter((f) => /^embedded-[0-9a-f]+$/.test(f));
     expect(templates).toHaveLength(1);
     // The cluster's files only: the first folder's secrets key stays in the first folder.

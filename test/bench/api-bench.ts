@@ -17,7 +17,8 @@
  * bench-child-ipc.ts) and the server's CPU time per request.
  *
  * First, the start as `pnpm start` runs it (compiled, one process): seconds to the first answer on an
- * empty database (embedded: without a template, which that start saves, then from it) and on
+ * empty database (embedded: with no template cached, as on a new machine, so the start unpacks the
+ * one the server's build ships; then from the cached one) and on
  * existing data, embedded and on PostgreSQL, the RSS after BENCH_IDLE s idle, and the RSS of that same
  * process BENCH_IDLE s after BENCH_SOAK s of POSTs (the bench tenant of bench-tenant.ts).
  * The API children below run the compiled build too (built first when stale).
@@ -31,7 +32,7 @@
  * (default 10), BENCH_ROUNDS (default 5), BENCH_SOAK (default 60), BENCH_IDLE (s idle before RSS is read,
  * default 10), DATABASE_URL.
  */
-import { type ChildProcess, fork, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, fork, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
@@ -332,9 +333,9 @@ async function serveOnce(
 }
 
 interface StartFigures {
-  /** An empty database, nothing cached (the embedded one also saves its template then). */
+  /** An empty database, nothing cached (the embedded one unpacks the template the package ships). */
   freshS: number;
-  /** Embedded only: an empty data folder, from the template the first start saved. */
+  /** Embedded only: an empty data folder, from the template the first start unpacked into the cache. */
   freshFromTemplateS?: number;
   existingS: number;
   idleRssMb: number | undefined;
@@ -347,8 +348,8 @@ async function startup(pgUrl: string | undefined): Promise<Record<string, StartF
   const out: Record<string, StartFigures> = {};
   const dir = mkdtempSync(join(tmpdir(), 'svc-bench-start-'));
   try {
-    // A cache folder of its own: the first start finds no template and saves one, the second (another
-    // empty folder) starts from it, the third reopens the second's data.
+    // A cache folder of its own: the first start finds no template there and unpacks the package's,
+    // the second (another empty folder) starts from the cached one, the third reopens the second's data.
     const embedded = (folder: string) => ({
       DATABASE_URL: '',
       SVC_DATA_DIR: join(dir, folder),
@@ -393,7 +394,7 @@ async function startup(pgUrl: string | undefined): Promise<Record<string, StartF
   }
   for (const [db, f] of Object.entries(out))
     console.log(
-      `start on ${db}: first answer on an empty database ${f.freshFromTemplateS === undefined ? `${f.freshS.toFixed(2)} s` : `${f.freshS.toFixed(2)} s (saving the template), ${f.freshFromTemplateS.toFixed(2)} s (from it)`}, ` +
+      `start on ${db}: first answer on an empty database ${f.freshFromTemplateS === undefined ? `${f.freshS.toFixed(2)} s` : `${f.freshS.toFixed(2)} s (unpacking the package's template), ${f.freshFromTemplateS.toFixed(2)} s (from the cached one)`}, ` +
         `${f.existingS.toFixed(2)} s on existing data; RSS ${f.idleRssMb ?? '-'} MB after ${IDLE_S} s idle` +
         (f.afterLoadRssMb === undefined ? '' : `, ${f.afterLoadRssMb} MB ${IDLE_S} s after ${SOAK_S} s of POSTs`),
     );
@@ -428,6 +429,11 @@ async function main(): Promise<number> {
   try {
     const built = await ensureJsBuild(undefined, (line) => console.log(`.. ${line}`));
     if (built.length > 0) console.log(`.. built ${built.join(', ')}`);
+    // The template of a new embedded database that the server's build ships (made when missing).
+    execFileSync(process.execPath, ['--conditions=svc-dist', 'scripts/embedded-template.mjs'], {
+      cwd: join(import.meta.dirname, '../../packages/server'),
+      stdio: 'inherit',
+    });
     const why = await canConnect(PG_URL);
     const start = await startup(why === undefined ? PG_URL : undefined);
     if (why === undefined) {

@@ -1,5 +1,7 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp } from './app.ts';
 import { bootstrapIfEmpty, type FirstStart, writeCredentials } from './bootstrap.ts';
@@ -9,7 +11,14 @@ import { loadFrameworks } from './content/frameworks.ts';
 import { loadGlossary } from './content/glossary-store.ts';
 import { contentFilesHash, useContentDir } from './content/paths.ts';
 import { type Database, openDatabase } from './db/client.ts';
-import { copyEmbeddedTemplate, embeddedTemplate, saveEmbeddedTemplate } from './db/embedded-template.ts';
+import {
+  copyEmbeddedTemplate,
+  embeddedTemplate,
+  packagedTemplateArchive,
+  saveEmbeddedTemplate,
+  unpackPackagedTemplate,
+  writePackagedTemplate,
+} from './db/embedded-template.ts';
 import { migrate } from './db/migrate.ts';
 import { createHardenedServer } from './http/hardening.ts';
 import { createCounterStore } from './http/rate-limit.ts';
@@ -54,6 +63,37 @@ export async function prepareDatabase(db: Database, env: NodeJS.ProcessEnv = pro
   const log = createLogger('silent', { service: 'svc-prepare' });
   await migrate(db);
   await loadContent(db, log, config.contentDir, contentFilesHash(config.contentDir));
+}
+
+/**
+ * Makes the archive of a new embedded database's template that a built package ships
+ * (db/embedded-template.ts): its build runs this (scripts/build-package.mjs). A new cluster in a
+ * folder of its own, migrated and loaded with the shipped content, kept as a template and zipped.
+ * Does nothing when the package already holds the archive of this template (the same migrations,
+ * content and PGlite).
+ */
+export async function buildPackagedTemplate(outDir?: string): Promise<{ archive: string; built: boolean }> {
+  const work = mkdtempSync(join(tmpdir(), 'svc-template-'));
+  try {
+    const dataDir = join(work, 'data');
+    const log = createLogger('silent', { service: 'svc-build' });
+    const config = loadConfig({}, { dataDir, databaseUrl: undefined });
+    const template = embeddedTemplate({ dataDir, cacheDir: join(work, 'cache') }, contentFilesHash(config.contentDir), log);
+    if (!template) throw new Error('no template applies to a new embedded database');
+    const archive = packagedTemplateArchive(template, outDir);
+    if (existsSync(archive)) return { archive, built: false };
+    const db = await openDatabase({ databaseUrl: undefined, dataDir, poolSize: 1 });
+    try {
+      await prepareDatabase(db, {});
+      await saveEmbeddedTemplate(db, template, dataDir, log);
+    } finally {
+      await db.close();
+    }
+    if (!existsSync(join(template.dir, 'PG_VERSION'))) throw new Error('the template was not saved');
+    return { archive: writePackagedTemplate(template, outDir), built: true };
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
 }
 
 /**
@@ -157,8 +197,11 @@ async function start(opts: StartOptions): Promise<RunningServer> {
   // The content files' hash, read once: it decides whether content is loaded, and names the template.
   const filesHash = contentFilesHash(config.contentDir);
   const template = config.databaseUrl || opts.pgliteSnapshot ? undefined : embeddedTemplate(config, filesHash, log);
+  // The first such start on a machine finds the template in the package's archive (when it is built).
+  const unpacked = template?.present === false && unpackPackagedTemplate(template, log);
+  if (unpacked) phase('template_unpacked');
   // From the template, the folder then holds a cluster and opens as existing data.
-  const fromTemplate = template?.present === true && copyEmbeddedTemplate(template, config.dataDir, log);
+  const fromTemplate = template !== undefined && (template.present || unpacked) && copyEmbeddedTemplate(template, config.dataDir, log);
   if (fromTemplate) phase('template_copied');
   const db = await openDatabase({
     databaseUrl: config.databaseUrl,
