@@ -190,6 +190,10 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))('the service and the CLI inst
     // @scalar/api-reference, whose dependency tree was half the install.
     expect(existsSync(join(installed, 'vendor/scalar-api-reference/standalone.js'))).toBe(true);
     expect(existsSync(join(dir, 'node_modules/@scalar/api-reference'))).toBe(false);
+    // What the CLI calls before it imports the service (db/wasm-modules.ts), from the installed package.
+    expect(
+      run('node', ['--input-type=module', '-e', "console.log(typeof (await import('@svc/server/prewarm')).prewarm)"], dir).trim(),
+    ).toBe('function');
     // npx finds the CLI of the folder.
     expect(run('npx', ['--no', '--', 'svc', '--version'], dir).trim()).toBe('svc 0.1.0');
   });

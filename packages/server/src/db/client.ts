@@ -7,6 +7,7 @@ import { type PreparedStatements, preparedStatements } from './pglite-prepared.t
 import { queryCompilerModule } from './query-compiler.ts';
 import { completingTransactions } from './response-completion.ts';
 import { parseUtcTimestamp, type Sql, TIMESTAMP_OID } from './sql.ts';
+import { pgliteWasmModule } from './wasm-modules.ts';
 
 export type { Database, SqlSession } from './database.ts';
 export type { Prisma, Tx } from './types.ts';
@@ -55,7 +56,14 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   // Loaded only for the embedded database: a service on PostgreSQL does not hold PGlite.
   const [pglite, { PrismaPGlite }] = await Promise.all([import('@electric-sql/pglite'), import('pglite-prisma-adapter')]);
   const { PGlite } = pglite;
+  // Compiled on V8's background thread since the CLI's prewarm (wasm-modules.ts), or from now;
+  // failing that, PGlite compiles its own files.
+  const [pgliteWasm, initdbWasm] = await Promise.all(
+    (['pglite.wasm', 'initdb.wasm'] as const).map((file) => pgliteWasmModule(file).catch(() => undefined)),
+  );
   const client = await PGlite.create(opts.dataDir, {
+    ...(pgliteWasm ? { pgliteWasmModule: pgliteWasm } : {}),
+    ...(initdbWasm ? { initdbWasmModule: initdbWasm } : {}),
     ...(opts.snapshot && fresh ? { loadDataDir: opts.snapshot } : {}),
     postgresqlconf: inMemory ? IN_MEMORY_POSTGRESQL_CONF : ON_DISK_POSTGRESQL_CONF,
   });

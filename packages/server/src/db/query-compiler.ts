@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
 /** The module holding Prisma's query compiler for PostgreSQL as base64 (what the generated client names). */
@@ -22,12 +22,15 @@ const compiled = new Map<string, Promise<CompiledModule>>();
 export function queryCompilerModule(specifier: string = QUERY_COMPILER_WASM): Promise<CompiledModule> {
   let module = compiled.get(specifier);
   if (!module) {
-    module = (async () => {
-      const text = await readFile(createRequire(import.meta.url).resolve(specifier), 'utf8');
+    // Read at once, not on the event loop: the compilation starts now (db/wasm-modules.ts prewarm).
+    try {
+      const text = readFileSync(createRequire(import.meta.url).resolve(specifier), 'utf8');
       const literal = /"([A-Za-z0-9+/=]+)"/.exec(text);
       if (!literal) throw new Error(`${specifier} holds no base64 literal of the query compiler's WebAssembly`);
-      return wasm.compile(Buffer.from(literal[1] as string, 'base64'));
-    })();
+      module = wasm.compile(Buffer.from(literal[1] as string, 'base64'));
+    } catch (err) {
+      module = Promise.reject(err);
+    }
     compiled.set(specifier, module);
   }
   return module;
