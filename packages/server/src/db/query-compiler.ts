@@ -4,13 +4,14 @@ import { createRequire } from 'node:module';
 /** The module holding Prisma's query compiler for PostgreSQL as base64 (what the generated client names). */
 export const QUERY_COMPILER_WASM = '@prisma/client/runtime/query_compiler_fast_bg.postgresql.wasm-base64.mjs';
 
-/** The WebAssembly API of the runtime (the project's type library, ES2023 without the DOM, declares only its types). */
-interface CompiledModule {
-  readonly compiledModule: unique symbol;
-}
-const wasm = (globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<CompiledModule> } }).WebAssembly;
+/**
+ * The runtime's `WebAssembly.compile` (the project's type library, ES2023 without the DOM, declares
+ * WebAssembly's types but not its functions): on V8's background thread.
+ */
+export const compileWasm = (bytes: Uint8Array): Promise<WebAssembly.Module> =>
+  (globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<WebAssembly.Module> } }).WebAssembly.compile(bytes);
 
-const compiled = new Map<string, Promise<CompiledModule>>();
+const compiled = new Map<string, Promise<WebAssembly.Module>>();
 
 /**
  * Prisma's query compiler, compiled once per process: what the generated client asks for at its
@@ -19,7 +20,7 @@ const compiled = new Map<string, Promise<CompiledModule>>();
  * database starts on the main one. The file is read as text, not imported: an imported module's
  * 4.5 MB source would stay in memory for the life of the process.
  */
-export function queryCompilerModule(specifier: string = QUERY_COMPILER_WASM): Promise<CompiledModule> {
+export function queryCompilerModule(specifier: string = QUERY_COMPILER_WASM): Promise<WebAssembly.Module> {
   let module = compiled.get(specifier);
   if (!module) {
     // Read at once, not on the event loop: the compilation starts now (db/wasm-modules.ts prewarm).
@@ -27,7 +28,7 @@ export function queryCompilerModule(specifier: string = QUERY_COMPILER_WASM): Pr
       const text = readFileSync(createRequire(import.meta.url).resolve(specifier), 'utf8');
       const literal = /"([A-Za-z0-9+/=]+)"/.exec(text);
       if (!literal) throw new Error(`${specifier} holds no base64 literal of the query compiler's WebAssembly`);
-      module = wasm.compile(Buffer.from(literal[1] as string, 'base64'));
+      module = compileWasm(Buffer.from(literal[1] as string, 'base64'));
     } catch (err) {
       module = Promise.reject(err);
     }

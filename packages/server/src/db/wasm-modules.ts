@@ -1,10 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { queryCompilerModule } from './query-compiler.ts';
-
-/** The WebAssembly API of the runtime (the project's type library declares only its types). */
-const wasm = (globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<WebAssembly.Module> } }).WebAssembly;
+import { compileWasm, queryCompilerModule } from './query-compiler.ts';
 
 const compiled = new Map<string, Promise<WebAssembly.Module>>();
 
@@ -20,7 +17,7 @@ export function pgliteWasmModule(file: 'pglite.wasm' | 'initdb.wasm'): Promise<W
   if (!module) {
     try {
       const dist = dirname(createRequire(import.meta.url).resolve('@electric-sql/pglite'));
-      module = wasm.compile(readFileSync(join(dist, file)));
+      module = compileWasm(readFileSync(join(dist, file)));
     } catch (err) {
       module = Promise.reject(err);
     }
