@@ -28,13 +28,13 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
-import { createRequire } from 'node:module';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { unzipSync, type Zippable, zipSync } from 'fflate';
 import type { Logger } from '../logger.ts';
 import type { Database } from './client.ts';
 import { MIGRATIONS_DIR } from './migrate.ts';
 import { isSpareSegment } from './pglite-dump.ts';
+import { pgliteDist } from './wasm-modules.ts';
 
 export interface EmbeddedTemplate {
   /** The folder it is kept in (or will be): a copy of a new cluster's data folder. */
@@ -44,8 +44,7 @@ export interface EmbeddedTemplate {
 }
 
 function pgliteVersion(): string {
-  const require = createRequire(import.meta.url);
-  const manifest = join(dirname(require.resolve('@electric-sql/pglite')), '..', 'package.json');
+  const manifest = join(pgliteDist(), '..', 'package.json');
   return (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version;
 }
 

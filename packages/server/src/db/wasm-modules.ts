@@ -1,29 +1,19 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { compileWasm, queryCompilerModule } from './query-compiler.ts';
+import { compileOnce, queryCompilerModule } from './query-compiler.ts';
 
-const compiled = new Map<string, Promise<WebAssembly.Module>>();
+/** PGlite's dist folder: its WebAssembly files, and its package.json one folder up. */
+export function pgliteDist(): string {
+  return dirname(createRequire(import.meta.url).resolve('@electric-sql/pglite'));
+}
 
 /**
  * One of PGlite's WebAssembly files (`pglite.wasm`, the PostgreSQL server; `initdb.wasm`, what
- * creates a cluster), compiled once per process on V8's background thread. The file is read at
- * once, not on the event loop: `prewarm` calls this just before the service's modules are
- * evaluated, a second or two of the main thread during which no callback runs, while the
- * compilation goes on beside it.
+ * creates a cluster), compiled once per process on V8's background thread (compileOnce).
  */
 export function pgliteWasmModule(file: 'pglite.wasm' | 'initdb.wasm'): Promise<WebAssembly.Module> {
-  let module = compiled.get(file);
-  if (!module) {
-    try {
-      const dist = dirname(createRequire(import.meta.url).resolve('@electric-sql/pglite'));
-      module = compileWasm(readFileSync(join(dist, file)));
-    } catch (err) {
-      module = Promise.reject(err);
-    }
-    compiled.set(file, module);
-  }
-  return module;
+  return compileOnce(`@electric-sql/pglite/${file}`, () => readFileSync(join(pgliteDist(), file)));
 }
 
 /**
