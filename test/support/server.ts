@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { issueOperatorCredential, type RunningServer, startServer } from '@svc/server';
+import { type Database, issueOperatorCredential, openDatabase, type RunningServer, startServer } from '@svc/server';
 import { adminQuery } from './pg-admin.ts';
 
 export interface TestServer {
@@ -18,7 +18,25 @@ export interface TestServer {
  * that the suite measures the tenant limits it sets up itself.
  */
 export async function startTestServer(env: NodeJS.ProcessEnv = {}, dataDir = 'memory://'): Promise<TestServer> {
+  return start(env, dataDir, true);
+}
+
+/**
+ * On the embedded pass, the in-memory database the servers of this worker share, opened once from
+ * the snapshot: as on the PostgreSQL pass, where the servers of every file share one database, each
+ * file works in tenants of its own, and a file that must not share gets a database of its own
+ * (startIsolatedTestServer). Opening one took a second of CPU at each of about 200 server starts
+ * of the pass (untarring the 55 MB dump into PGlite's file system, then starting PostgreSQL).
+ */
+let sharedEmbedded: Promise<Database> | undefined;
+function sharedEmbeddedDatabase(): Promise<Database> {
+  sharedEmbedded ??= openDatabase({ databaseUrl: undefined, dataDir: 'memory://', poolSize: 1, snapshot: snapshot() });
+  return sharedEmbedded;
+}
+
+async function start(env: NodeJS.ProcessEnv, dataDir: string, share: boolean): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-test-'));
+  const shared = share && !process.env.DATABASE_URL && !env.DATABASE_URL && dataDir === 'memory://' && snapshot() !== undefined;
   const server = await startServer({
     // No webhook dispatcher unless a test asks for one (SVC_ROLE=all): on a shared PostgreSQL it
     // would claim and send the deliveries of other test files' servers. No idle collection either:
@@ -32,7 +50,7 @@ export async function startTestServer(env: NodeJS.ProcessEnv = {}, dataDir = 'me
     },
     anonymousPerSecond: 100_000,
     operatorPerSecond: 100_000,
-    ...(snapshot() ? { pgliteSnapshot: snapshot() } : {}),
+    ...(shared ? { database: await sharedEmbeddedDatabase() } : snapshot() ? { pgliteSnapshot: snapshot() } : {}),
   });
   const { token } = await issueOperatorCredential(server.db.prisma, 'test suite');
   return { server, url: server.url, operatorToken: token, close: () => server.close() };
@@ -97,11 +115,11 @@ export async function createIsolatedDatabase(tag = 'isolated'): Promise<{ url: s
  * and a few operations reach every tenant in it (rotating the signing key or an operator
  * credential appends to every tenant chain; a dead-letter replay without a tenant replays all): a
  * file that does those, or walks every operator route, gets its own database, dropped at close.
- * On PGlite every server is already its own in-memory database.
+ * On PGlite it gets an in-memory database of its own, where the other servers of its worker share one.
  */
 export async function startIsolatedTestServer(env: NodeJS.ProcessEnv = {}): Promise<TestServer & { databaseUrl: string | undefined }> {
   const db = await createIsolatedDatabase();
-  if (!db) return { ...(await startTestServer(env)), databaseUrl: undefined };
+  if (!db) return { ...(await start(env, 'memory://', false)), databaseUrl: undefined };
   const ts = await startTestServer({ ...env, DATABASE_URL: db.url });
   return {
     ...ts,

@@ -42,7 +42,7 @@ import { resealUnderCurrentKey, resolveSecretsKey, sealExistingSecrets } from '.
 
 export { type Credentials, readCredentials } from './bootstrap.ts';
 export { type Config, loadConfig } from './config.ts';
-export { openDatabase } from './db/client.ts';
+export { type Database, openDatabase } from './db/client.ts';
 export { migrate } from './db/migrate.ts';
 
 export const VERSION = '0.1.0';
@@ -143,6 +143,12 @@ export interface StartOptions {
   operatorPerSecond?: number;
   /** A new embedded database (in memory, or a folder without one) starts from this dump (`buildPgliteSnapshot`): migrated, content loaded. */
   pgliteSnapshot?: Blob;
+  /**
+   * A database already open (`openDatabase`) that this server uses instead of opening one from the
+   * configuration, and leaves open when it closes: several servers of one process can share it, as
+   * servers of several processes share a PostgreSQL database. It is migrated and loaded as any other.
+   */
+  database?: Database;
   /** Print the first-start secrets (the CLI does; tests do not). */
   announce?: boolean;
 }
@@ -196,19 +202,23 @@ async function start(opts: StartOptions): Promise<RunningServer> {
   // A new embedded data folder starts from the cached template when there is one (embedded-template.ts).
   // The content files' hash, read once: it decides whether content is loaded, and names the template.
   const filesHash = contentFilesHash(config.contentDir);
-  const template = config.databaseUrl || opts.pgliteSnapshot ? undefined : embeddedTemplate(config, filesHash, log);
+  const template = config.databaseUrl || opts.pgliteSnapshot || opts.database ? undefined : embeddedTemplate(config, filesHash, log);
   // The first such start on a machine finds the template in the package's archive (when it is built).
   const unpacked = template?.present === false && unpackPackagedTemplate(template, log);
   if (unpacked) phase('template_unpacked');
   // From the template, the folder then holds a cluster and opens as existing data.
   const fromTemplate = template !== undefined && (template.present || unpacked) && copyEmbeddedTemplate(template, config.dataDir, log);
   if (fromTemplate) phase('template_copied');
-  const db = await openDatabase({
-    databaseUrl: config.databaseUrl,
-    dataDir: config.dataDir,
-    poolSize: config.dbPoolSize,
-    snapshot: opts.pgliteSnapshot,
-  });
+  const db =
+    opts.database ??
+    (await openDatabase({
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+      poolSize: config.dbPoolSize,
+      snapshot: opts.pgliteSnapshot,
+    }));
+  // Closed with the server only when the server opened it.
+  const closeDatabase = opts.database ? async () => {} : () => db.close();
   phase('database_open');
   try {
     const applied = await migrate(db);
@@ -228,7 +238,7 @@ async function start(opts: StartOptions): Promise<RunningServer> {
     const keyId = await ensureSigningKey(db.prisma, config.auditSigningKey, log);
     log.info('audit signing key', { key_id: keyId, source: config.auditSigningKey ? 'configured' : 'generated' });
   } catch (err) {
-    await db.close();
+    await closeDatabase();
     throw err;
   }
   const firstStart = await bootstrapIfEmpty(db.prisma);
@@ -302,7 +312,7 @@ async function start(opts: StartOptions): Promise<RunningServer> {
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await counters.close();
-    await db.close();
+    await closeDatabase();
   };
   try {
     if (servesApi && config.web.enabled) {
