@@ -226,7 +226,7 @@ async function start(opts: StartOptions): Promise<RunningServer> {
     phase('migrations');
     const secrets = await resolveSecretsKey(config, db.prisma);
     log.info('secrets key', { source: secrets.source, file: secrets.file });
-    await sealExistingSecrets(db.prisma, log);
+    await sealExistingSecrets(db, log);
     await resealUnderCurrentKey(db.prisma, config, log);
     phase('secrets');
     await loadContent(db, log, config.contentDir, filesHash);

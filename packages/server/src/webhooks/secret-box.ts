@@ -7,7 +7,9 @@ import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:
  * anyone forge our signatures or a tenant's inbound events. Rows written before sealing existed
  * stay readable and are sealed at the next start (sealExistingSecrets).
  */
-const PREFIX = 'enc:v1:';
+/** What every sealed value starts with (`isSealed`). */
+export const SEALED_PREFIX = 'enc:v1:';
+const PREFIX = SEALED_PREFIX;
 let key: Buffer | undefined;
 /** The key being rotated away from (`SVC_SECRETS_KEY_PREVIOUS`): read, never written with. */
 let previous: Buffer | undefined;
