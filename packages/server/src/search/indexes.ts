@@ -97,6 +97,22 @@ export interface IndexOptions {
   sources?: SearchSources;
 }
 
+const indexesByClient = new WeakMap<object, SearchIndexes>();
+
+/**
+ * The indexes of a database client: one set per process and database, shared by the search rail
+ * and the agents that search (each built its own copy of the reference content's index before: the
+ * same documents built and held twice). Kept fresh by watermarks, whoever asks.
+ */
+export function searchIndexesFor(db: Database): SearchIndexes {
+  let indexes = indexesByClient.get(db.prisma);
+  if (!indexes) {
+    indexes = new SearchIndexes(db);
+    indexesByClient.set(db.prisma, indexes);
+  }
+  return indexes;
+}
+
 export class SearchIndexes {
   private readonly content = new Slot();
   private readonly marketplace = new Slot();

@@ -1,6 +1,6 @@
 import { groupBAgents, SEARCH_KIND_IDS, SEARCH_KINDS, type SearchFacet, type SearchKindId } from '@svc/contract';
 import type { Database, Prisma } from '../../db/client.ts';
-import { SearchIndexes } from '../../search/indexes.ts';
+import { type SearchIndexes, searchIndexesFor } from '../../search/indexes.ts';
 import { searchMultiIndex } from '../../search/service.ts';
 import { type AgentDef, defineAgent } from '../types.ts';
 import { addDays, cmp, invalid, round } from './common.ts';
@@ -200,21 +200,17 @@ export function parseQuery(query: string, given: readonly string[] | undefined, 
 // ---------------------------------------------------------------- the engine
 
 /**
- * The agents reach the engine through the same index cache class as the search rail; it reads its
- * watermarks with SQL, which the agent context gives through the ORM client.
+ * The agents reach the engine through the search rail's indexes of the same database client
+ * (searchIndexesFor); where no app registered them (a process without the API), through a set of
+ * their own that reads its watermarks with SQL through the ORM client of the agent context.
  */
-const indexesByClient = new WeakMap<Prisma, SearchIndexes>();
 function indexesFor(prisma: Prisma): SearchIndexes {
-  let indexes = indexesByClient.get(prisma);
-  if (!indexes) {
-    const db = {
-      prisma,
-      sql: { query: (text: string, values: readonly unknown[] = []) => prisma.$queryRawUnsafe(text, ...values) },
-    } as unknown as Database;
-    indexes = new SearchIndexes(db);
-    indexesByClient.set(prisma, indexes);
-  }
-  return indexes;
+  // The search rail's, when the app registered them for this client; else a set of their own, reading through Prisma.
+  const db = {
+    prisma,
+    sql: { query: (text: string, values: readonly unknown[] = []) => prisma.$queryRawUnsafe(text, ...values) },
+  } as unknown as Database;
+  return searchIndexesFor(db);
 }
 
 interface Hit {

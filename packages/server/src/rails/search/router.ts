@@ -1,12 +1,12 @@
 import { contract } from '@svc/contract';
 import { initServer } from '@ts-rest/express';
-import { SearchIndexes } from '../../search/indexes.ts';
+import { searchIndexesFor } from '../../search/indexes.ts';
 import { listKinds, searchMultiIndex, searchRoute } from '../../search/service.ts';
 import { type RailDeps, tenantOf } from '../deps.ts';
 
 export function searchHandlers({ db }: RailDeps) {
-  // The indexes of this app instance: each API process holds its own, kept fresh by watermarks.
-  const indexes = new SearchIndexes(db);
+  // The indexes of this process's database client (shared with the agents that search), kept fresh by watermarks.
+  const indexes = searchIndexesFor(db);
   const route =
     (name: 'frameworks' | 'evidence' | 'findings' | 'specialists' | 'crosswalks') =>
     async ({ query, res }: { query: Parameters<typeof searchRoute>[3]; res: Parameters<typeof tenantOf>[0] }) => ({
