@@ -98,19 +98,35 @@ export default async function setup(project: TestProject): Promise<() => void> {
   // Run once per run (a project of its own would run it again).
   if (process.env.SVC_TEST_SETUP_DONE) return () => {};
   process.env.SVC_TEST_SETUP_DONE = '1';
-  if (onlyUnitTests(project)) return () => {};
+  const removeRunTmp = runTmpdir();
+  if (onlyUnitTests(project)) return removeRunTmp;
   if (process.env.DATABASE_URL) {
     // Made beforehand by the caller (.ci/run, with test/support/prepare-database.mjs): used as it is.
-    if (process.env.SVC_TEST_PG_TEMPLATE) return () => {};
-    return await postgresTemplate(process.env.DATABASE_URL);
+    if (process.env.SVC_TEST_PG_TEMPLATE) return removeRunTmp;
+    const dropTemplate = await postgresTemplate(process.env.DATABASE_URL);
+    return async () => {
+      await dropTemplate();
+      removeRunTmp();
+    };
   }
   // The browser and the SDKs' tests run on the embedded pass only (vitest.config.ts).
   ensureChromium();
   ensureSdkToolchains();
   const { buildPgliteSnapshot } = await import('@svc/server');
-  const dir = mkdtempSync(join(tmpdir(), 'svc-snapshot-'));
-  const file = join(dir, 'pglite.tar');
+  const file = join(tmpdir(), 'pglite-snapshot.tar');
   writeFileSync(file, Buffer.from(await (await buildPgliteSnapshot()).arrayBuffer()));
   process.env.SVC_TEST_PGLITE_SNAPSHOT = file;
-  return () => rmSync(dir, { recursive: true, force: true });
+  return removeRunTmp;
+}
+
+/**
+ * One temporary folder for the whole run, removed at its end: TMPDIR points into it, so the folders
+ * the tests, their servers and the processes they spawn make with os.tmpdir() (credentials files,
+ * data folders of embedded databases, copies of the content, browser profiles) go with it, however
+ * a file ends. They were left in the machine's /tmp, about half a gigabyte a pass.
+ */
+function runTmpdir(): () => void {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-run-'));
+  process.env.TMPDIR = dir;
+  return () => rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
 }
