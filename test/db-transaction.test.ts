@@ -1,11 +1,12 @@
+import { Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../packages/server/src/db/client.ts';
 import { createIsolatedDatabase, snapshot } from './support/server.ts';
 
 /**
- * Database.transaction with a last statement marked `commit` (db/sql.ts): on PostgreSQL its COMMIT
- * is written behind it on the pipelined connection. Whatever the database, the transaction is
- * still all or nothing.
+ * Database.transaction with a last statement marked `commit` (db/sql.ts): on PostgreSQL its BEGIN
+ * is written with its first statement and its COMMIT behind its last, on the pipelined connection.
+ * Whatever the database, the transaction is still all or nothing.
  */
 let db: Database;
 let drop: (() => Promise<void>) | undefined;
@@ -68,4 +69,57 @@ describe('a transaction whose last statement carries its commit', () => {
     await Promise.all(Array.from({ length: 12 }, bump));
     expect(await db.sql.query('SELECT n FROM tx_probe WHERE id = $1', ['d'])).toEqual([{ n: 12 }]);
   });
+});
+
+describe('a transaction whose BEGIN leaves with its first statement', () => {
+  it('rolls back what its first statement wrote when the function fails after it', async () => {
+    const failed = db.transaction(async (sql) => {
+      await sql.query(insert, ['e1', 1]);
+      throw new Error('refused after the first statement');
+    });
+    await expect(failed).rejects.toThrow('refused after the first statement');
+    expect(await ids()).not.toContain('e1');
+  });
+
+  it('rolls back when its first statement fails, and the connection serves the next transactions', async () => {
+    const failed = db.transaction((sql) => sql.query(insert, ['e2', -1]));
+    await expect(failed).rejects.toMatchObject({ code: '23514' });
+    for (const id of ['e3', 'e4', 'e5', 'e6']) {
+      await db.transaction(async (sql) => {
+        await sql.query(insert, [id, 0]);
+        await sql.query('SELECT 1');
+      });
+    }
+    expect((await ids()).filter((id) => id.startsWith('e'))).toEqual(['e3', 'e4', 'e5', 'e6']);
+  });
+
+  it('sends nothing for a function that runs no statement', async () => {
+    expect(await db.transaction(async () => 'nothing to write')).toBe('nothing to write');
+  });
+
+  it.runIf(onPostgres)(
+    'writes a transaction of two statements to the socket twice: BEGIN with the first, COMMIT behind the last',
+    async () => {
+      const port = Number(new URL(process.env.DATABASE_URL ?? '').port || 5432);
+      const proto = Socket.prototype as unknown as Record<'_write' | '_writev', (...a: unknown[]) => unknown>;
+      const original = { _write: proto._write, _writev: proto._writev };
+      let writes = 0;
+      for (const name of ['_write', '_writev'] as const) {
+        proto[name] = function counted(this: Socket, ...args: unknown[]) {
+          if (this.remotePort === port) writes++;
+          return original[name].apply(this, args);
+        };
+      }
+      try {
+        await db.transaction(async (sql) => {
+          await sql.query(insert, ['f1', 1], { prepare: true });
+          await sql.query(insert, ['f2', 2], { prepare: true, commit: true });
+        });
+      } finally {
+        Object.assign(proto, original);
+      }
+      expect(writes).toBe(2);
+      expect(await ids()).toEqual(expect.arrayContaining(['f1', 'f2']));
+    },
+  );
 });
