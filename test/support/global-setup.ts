@@ -101,10 +101,12 @@ export default async function setup(project: TestProject): Promise<() => void> {
   const removeRunTmp = runTmpdir();
   if (onlyUnitTests(project)) return removeRunTmp;
   if (process.env.DATABASE_URL) {
+    const base = process.env.DATABASE_URL;
+    process.env.SVC_TEST_RUN = String(process.pid);
     // Made beforehand by the caller (.ci/run, with test/support/prepare-database.mjs): used as it is.
-    if (process.env.SVC_TEST_PG_TEMPLATE) return removeRunTmp;
-    const dropTemplate = await postgresTemplate(process.env.DATABASE_URL);
+    const dropTemplate = process.env.SVC_TEST_PG_TEMPLATE ? async () => {} : await postgresTemplate(base);
     return async () => {
+      await dropRunDatabases(base, process.env.SVC_TEST_RUN ?? '');
       await dropTemplate();
       removeRunTmp();
     };
@@ -117,6 +119,26 @@ export default async function setup(project: TestProject): Promise<() => void> {
   writeFileSync(file, Buffer.from(await (await buildPgliteSnapshot()).arrayBuffer()));
   process.env.SVC_TEST_PGLITE_SNAPSHOT = file;
   return removeRunTmp;
+}
+
+/**
+ * The databases of its own a file made on PostgreSQL (test/support/server.ts, createIsolatedDatabase)
+ * are dropped when it closes them; a file that failed before it could leaves them. They are named
+ * with the run, and whatever is left of this run's is dropped at its end.
+ */
+async function dropRunDatabases(base: string, run: string): Promise<void> {
+  const pg = (await import('pg')).default;
+  const c = new pg.Client({ connectionString: base });
+  await c.connect();
+  try {
+    const { rows } = await c.query<{ datname: string }>(
+      `SELECT datname FROM pg_database WHERE datname LIKE 'svc\\_test\\_%\\_' || $1 || '\\_%'`,
+      [run],
+    );
+    for (const { datname } of rows) await c.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
+  } finally {
+    await c.end();
+  }
 }
 
 /**

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Database, issueOperatorCredential, openDatabase, type RunningServer, startServer } from '@svc/server';
@@ -53,7 +53,15 @@ async function start(env: NodeJS.ProcessEnv, dataDir: string, share: boolean): P
     ...(shared ? { database: await sharedEmbeddedDatabase() } : snapshot() ? { pgliteSnapshot: snapshot() } : {}),
   });
   const { token } = await issueOperatorCredential(server.db.prisma, 'test suite');
-  return { server, url: server.url, operatorToken: token, close: () => server.close() };
+  return {
+    server,
+    url: server.url,
+    operatorToken: token,
+    close: async () => {
+      await server.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 let snapshotBlob: Blob | undefined;
@@ -99,7 +107,8 @@ let isolated = 0;
 export async function createIsolatedDatabase(tag = 'isolated'): Promise<{ url: string; drop(): Promise<void> } | undefined> {
   const base = process.env.DATABASE_URL;
   if (!base) return undefined;
-  const name = `svc_test_${tag}_${process.pid}_${++isolated}`;
+  // Named with the run (test/support/global-setup.ts drops what a failed file left of it) and the worker.
+  const name = `svc_test_${tag}_${process.env.SVC_TEST_RUN ?? 'x'}_${process.pid}_${++isolated}`;
   const admin = (sql: string) => adminQuery(base, sql);
   await admin(`DROP DATABASE IF EXISTS ${name}`);
   // A copy of the migrated, content-loaded template the global setup made (test/support/global-setup.ts).
