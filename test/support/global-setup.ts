@@ -127,18 +127,13 @@ export default async function setup(project: TestProject): Promise<() => void> {
  * with the run, and whatever is left of this run's is dropped at its end.
  */
 async function dropRunDatabases(base: string, run: string): Promise<void> {
-  const pg = (await import('pg')).default;
-  const c = new pg.Client({ connectionString: base });
-  await c.connect();
-  try {
-    const { rows } = await c.query<{ datname: string }>(
-      `SELECT datname FROM pg_database WHERE datname LIKE 'svc\\_test\\_%\\_' || $1 || '\\_%'`,
-      [run],
-    );
-    for (const { datname } of rows) await c.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
-  } finally {
-    await c.end();
-  }
+  const { adminQuery, adminRows } = await import('./pg-admin.ts');
+  const left = await adminRows<{ datname: string }>(
+    base,
+    `SELECT datname FROM pg_database WHERE datname LIKE 'svc\\_test\\_%\\_' || $1 || '\\_%'`,
+    [run],
+  );
+  for (const { datname } of left) await adminQuery(base, `DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
 }
 
 /**

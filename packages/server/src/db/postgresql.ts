@@ -21,10 +21,7 @@ interface PgTx {
 
 /**
  * Runs `send` with the connection's socket corked: the messages of the statements it submits (the
- * connections pipeline) leave in one write when it returns, instead of one system call each. On
- * this kind of machine a write to PostgreSQL's socket costs 100 to 200 µs of CPU (the loopback
- * hands the bytes to the server process within the call), as much as the service's own work for
- * a statement.
+ * connections pipeline) leave in one write when it returns, instead of one system call each.
  */
 function corked<T>(conn: pg.PoolClient, send: () => T): T {
   const stream = (conn as unknown as { connection?: { stream?: { cork?: () => void; uncork?: () => void } } }).connection?.stream;
