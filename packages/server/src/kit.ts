@@ -11,7 +11,14 @@ import { ctxOf, type TenantPrincipal } from './http/context.ts';
 import { idempotencyCompletion, idempotencyStored } from './http/idempotency.ts';
 import { newId } from './ids.ts';
 import { type ActingPerson, actingPerson, type PersonActor, personAsActor } from './platform/acting-person.ts';
-import { type Actor, type ChangeOptions, HEAD_PARAMS, recordChange, recordRowChange } from './platform/ledger/changes.ts';
+import {
+  type Actor,
+  appendingTransaction,
+  type ChangeOptions,
+  HEAD_PARAMS,
+  recordChange,
+  recordRowChange,
+} from './platform/ledger/changes.ts';
 import { iso } from './platform/render.ts';
 import { actor, personActor, tenantOf } from './rails/deps.ts';
 
@@ -490,7 +497,8 @@ function buildHandlers<R extends Resource>(database: Database, resource: R, stor
         const record = await prisma.$transaction((tx) => insert(sqlOf(tx), tx, who, id, data, body, parentId, undefined, caller));
         return { status: 201, body: record };
       }
-      const record = await database.transaction((sql) => insert(sql, undefined, who, id, data, body, parentId, res));
+      // Its statements only: it may run twice (appendingTransaction).
+      const record = await appendingTransaction(database, (sql) => insert(sql, undefined, who, id, { ...data }, body, parentId, res));
       idempotencyStored(res);
       return { status: 201, body: record };
     };
@@ -574,7 +582,7 @@ function buildHandlers<R extends Resource>(database: Database, resource: R, stor
         // Prisma's transaction for the hooks; it completes the idempotent response (db/response-completion.ts).
         return prisma.$transaction((tx) => move(sqlOf(tx), tx, who, id, res, body));
       }
-      const record = await database.transaction((sql) => move(sql, undefined, who, id, res, body));
+      const record = await appendingTransaction(database, (sql) => move(sql, undefined, who, id, res, body));
       if (res) idempotencyStored(res);
       return record;
     };

@@ -56,6 +56,12 @@ export const auditAppends = new Counter({
   registers: [registry],
 });
 
+export const chainRetries = new Counter({
+  name: 'svc_audit_chain_retries_total',
+  help: "Changes that found their tenant's audit-chain head moved by another writer and ran again holding its lock.",
+  registers: [registry],
+});
+
 const dbPool = new Gauge({
   name: 'svc_db_pool_connections',
   help: 'Database connections by state: max (pool size), total (open), idle, in_use, waiting (requests queued for one). PGlite has one connection.',

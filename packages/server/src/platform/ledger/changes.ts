@@ -1,9 +1,11 @@
+import { randomBytes } from 'node:crypto';
 import { type ChainedEvent, eventTypeForAction, filtersMatching, GENESIS_HASH } from '@svc/contract';
 import { hashEvent } from '@svc/contract/audit';
-import type { Tx } from '../../db/client.ts';
+import type { Database, Tx } from '../../db/client.ts';
 import { noteChange } from '../../db/response-completion.ts';
 import { Params, type Sql, sqlOf } from '../../db/sql.ts';
 import { newId } from '../../ids.ts';
+import { chainRetries } from '../../observability/metrics.ts';
 import { buildEventData, outboxSignal, sourcePathOf } from '../../webhooks/outbox.ts';
 import { rulesFor } from '../events/event-index.ts';
 import { signerForChain } from './signing.ts';
@@ -46,13 +48,21 @@ interface Head {
 
 /**
  * Locks (or creates) the tenant's chain head and reads, in the same round trip, the signing keys
- * and the subscriptions the event goes to.
+ * and the subscriptions the event goes to. `ticket` (the number of its parameter): the head as
+ * committed instead, without locking it (a tenant without one reads as the genesis), for a change
+ * that claims the head in its last statement (appendingTransaction); the transaction takes the
+ * ticket's advisory lock, which the next change of its process waits for before it claims the head.
  */
-const headSql = (withRow: string | undefined) => `
-    WITH ${withRow ? `row AS (${withRow}),` : ''} head AS (
+const headSql = (withRow: string | undefined, ticket?: number) => `
+    WITH ${withRow ? `row AS (${withRow}),` : ''} head AS (${
+      ticket
+        ? `SELECT coalesce(h."seq", 0) AS "seq", coalesce(h."hash", $2) AS "hash", h."key_id"
+      FROM (SELECT pg_advisory_xact_lock($${ticket}::bigint)) ticket LEFT JOIN "audit_chain_heads" h ON h."tenant_id" = $1`
+        : `
       INSERT INTO "audit_chain_heads" ("tenant_id", "seq", "hash") VALUES ($1, 0, $2)
       ON CONFLICT ("tenant_id") DO UPDATE SET "tenant_id" = EXCLUDED."tenant_id"
-      RETURNING "seq", "hash", "key_id")
+      RETURNING "seq", "hash", "key_id"`
+    })
     SELECT head."seq", head."hash", head."key_id" AS "keyId",
       (SELECT json_agg(json_build_object('id', k."id", 'privateKey', k."private_key")
                        ORDER BY k."retired_at" DESC NULLS FIRST, k."created_at" DESC)
@@ -65,6 +75,7 @@ const HEAD_SQL = headSql(undefined);
 
 /** Parameters the head statement takes before those of a statement folded into it. */
 export const HEAD_PARAMS = 4;
+const READ_HEAD_SQL = headSql(undefined, HEAD_PARAMS + 1);
 
 export interface ChangeOptions {
   /** false: no event-index row (the caller writes its own, e.g. an emitted event). */
@@ -129,25 +140,33 @@ async function record(
   const def = eventTypeForAction(action);
   const index = opts.index !== false;
   const rules = index ? await rulesFor(tx, action) : undefined;
+  const heads = appending.get(tx);
+  const ticket = heads ? randomBytes(8).readBigInt64BE().toString() : undefined;
+  const given = insert?.values ?? [];
 
   const [head] = await tx.query<Head>(
-    insert ? headSql(insert.text) : HEAD_SQL,
-    [tenantId, GENESIS_HASH, def !== undefined, def ? filtersMatching(def.type) : [], ...(insert?.values ?? [])],
+    insert ? headSql(insert.text, heads && HEAD_PARAMS + given.length + 1) : heads ? READ_HEAD_SQL : HEAD_SQL,
+    [tenantId, GENESIS_HASH, def !== undefined, def ? filtersMatching(def.type) : [], ...given, ...(ticket ? [ticket] : [])],
     { prepare: true },
   );
   if (!head) throw new Error('audit chain head missing');
+  // Appending: the head this process last wrote for the tenant when it is ahead of the committed
+  // one (its change is still on its way), so that concurrent changes of the process chain in order.
+  const read: ChainHead = { seq: Number(head.seq), hash: head.hash, keyId: head.keyId, ticket: undefined };
+  const known = heads?.get(tenantId);
+  const base = known && known.seq > read.seq ? known : read;
   const change = await complete(head.row ?? {});
   const { resource: _resource, ...entry } = change;
   const built = buildEventData(change);
 
-  const signer = await signerForChain(tx, head.keys ?? [], head.keyId);
+  const signer = await signerForChain(tx, head.keys ?? [], base.keyId);
   const time = new Date();
   const timestamp = time.toISOString();
   const unsigned = {
     id: auditId,
     tenantId: entry.tenantId,
-    seq: Number(head.seq) + 1,
-    prevHash: head.hash,
+    seq: base.seq + 1,
+    prevHash: base.hash,
     timestamp,
     actor: entry.actor,
     action: entry.action,
@@ -165,15 +184,35 @@ async function record(
   const p = new Params();
   const tenant = p.add(u.tenantId);
   const now = p.at(timestamp);
-  const ctes = [
-    `ev AS (INSERT INTO "audit_events" ("id", "tenant_id", "seq", "prev_hash", "hash", "signature", "key_id", "actor", "action",
-        "resource_type", "resource_id", "correlation_id", "data", "created_at")
-      VALUES (${p.add(u.id)}, ${tenant}, ${p.add(u.seq)}, ${p.add(u.prevHash)}, ${p.add(hash)}, ${p.add(signature)}, ${p.add(u.keyId)},
+  // Typed where the text would not say it: appending, they are a SELECT's, not a VALUES' of the table.
+  const values = `${p.add(u.id)}, ${tenant}, ${p.add(u.seq)}::int, ${p.add(u.prevHash)}, ${p.add(hash)}, ${p.add(signature)}, ${p.add(u.keyId)},
         ${p.add(u.actor)}, ${p.add(u.action)}, ${p.add(u.resourceType)}, ${p.add(u.resourceId)}, ${p.add(u.correlationId)},
-        ${p.add(JSON.stringify(u.data))}::jsonb, ${now}) RETURNING "tenant_id")`,
-    `hd AS (UPDATE "audit_chain_heads" SET "seq" = ${p.add(u.seq)}, "hash" = ${p.add(hash)}, "updated_at" = ${now}
+        ${p.add(JSON.stringify(u.data))}::jsonb, ${now}`;
+  const eventColumns = `"id", "tenant_id", "seq", "prev_hash", "hash", "signature", "key_id", "actor", "action",
+        "resource_type", "resource_id", "correlation_id", "data", "created_at"`;
+  const ctes = heads
+    ? [
+        // The head moves from the one this event links to, or not at all: another writer's change
+        // (another process, a rotation, a change of this process that rolled back) makes the
+        // statement fail below, and appendingTransaction runs the transaction again with the lock.
+        // Linked to a change of this process still on its way, it first waits for that one's
+        // transaction to end; an UPDATE that finds the row changed by a commit since its snapshot
+        // checks the committed row. A tenant's first head is inserted only where none is.
+        base.seq === 0
+          ? `hd AS (INSERT INTO "audit_chain_heads" ("tenant_id", "seq", "hash", "updated_at")
+              VALUES (${tenant}, ${p.add(u.seq)}, ${p.add(hash)}, ${now}) ON CONFLICT ("tenant_id") DO NOTHING RETURNING "tenant_id")`
+          : `hd AS (UPDATE "audit_chain_heads" h SET "seq" = ${p.add(u.seq)}, "hash" = ${p.add(hash)}, "updated_at" = ${now}
+              FROM ${base.ticket ? `(SELECT pg_advisory_xact_lock_shared(${p.add(base.ticket)}::bigint)) ahead` : '(SELECT 1) alone'}
+              WHERE h."tenant_id" = ${tenant} AND h."seq" = ${p.add(base.seq)} AND h."hash" = ${p.add(base.hash)}
+                AND h."key_id" IS NOT DISTINCT FROM ${p.add(base.keyId)}::text
+              RETURNING h."tenant_id")`,
+        `ev AS (INSERT INTO "audit_events" (${eventColumns}) SELECT ${values} FROM hd RETURNING "tenant_id")`,
+      ]
+    : [
+        `ev AS (INSERT INTO "audit_events" (${eventColumns}) VALUES (${values}) RETURNING "tenant_id")`,
+        `hd AS (UPDATE "audit_chain_heads" SET "seq" = ${p.add(u.seq)}, "hash" = ${p.add(hash)}, "updated_at" = ${now}
       WHERE "tenant_id" = (SELECT "tenant_id" FROM ev))`,
-  ];
+      ];
   if (rules) {
     // The platform's own operations are events too; an emitted event indexes itself instead.
     const eventRowId = newId('evi');
@@ -208,7 +247,88 @@ async function record(
   }
   if (opts.also) ctes.push(...opts.also(p));
   // The statement's text depends only on which parts it has (a handful of shapes): prepared.
-  await tx.query(`WITH ${ctes.join(',\n')} SELECT 1`, p.values, { prepare: true, commit: opts.last === true });
+  // Appending, it divides by the events it wrote: none (the head moved) fails it, and the
+  // transaction with it.
+  const main = heads ? 'SELECT 1 / (SELECT count(*)::int FROM ev)' : 'SELECT 1';
+  if (heads) heads.set(tenantId, { seq: u.seq, hash, keyId: base.keyId, ticket });
+  try {
+    await tx.query(`WITH ${ctes.join(',\n')} ${main}`, p.values, { prepare: true, commit: opts.last === true });
+  } catch (err) {
+    if (!heads) throw err;
+    heads.delete(tenantId);
+    throw (err as { code?: unknown }).code === DIVISION_BY_ZERO ? new ChainMoved(tenantId) : err;
+  }
   if (built && subs.length > 0) outboxSignal.emit('enqueued');
   return { event: { ...unsigned, hash, signature }, change };
+}
+
+/** A tenant's chain head as a process knows it: committed, or written by a change still on its way. */
+interface ChainHead {
+  seq: number;
+  hash: string;
+  keyId: string | null;
+  /** The advisory lock its transaction holds until it ends; none for a committed head. */
+  ticket: string | undefined;
+}
+
+const DIVISION_BY_ZERO = '22012';
+
+/** An appended change whose head had moved: its transaction rolled back, to run again with the lock. */
+class ChainMoved extends Error {
+  constructor(tenantId: string) {
+    super(`the audit chain head of ${tenantId} moved`);
+  }
+}
+
+/** The heads the transactions of one database's pool last wrote, per tenant (bounded: a cache). */
+class ChainHeads {
+  private readonly heads = new Map<string, ChainHead>();
+  get(tenantId: string): ChainHead | undefined {
+    return this.heads.get(tenantId);
+  }
+  set(tenantId: string, head: ChainHead): void {
+    this.heads.delete(tenantId);
+    if (this.heads.size >= 10_000) this.heads.delete(this.heads.keys().next().value as string);
+    this.heads.set(tenantId, head);
+  }
+  delete(tenantId: string): void {
+    this.heads.delete(tenantId);
+  }
+}
+
+/** The statements of an appending transaction, and the heads of its pool. */
+const appending = new WeakMap<Sql, ChainHeads>();
+const poolHeads = new WeakMap<Database, ChainHeads>();
+
+/**
+ * A transaction whose change (recordChange, recordRowChange) ends it (`last`), holding the tenant's
+ * chain head only for its last statement and COMMIT. In the usual transaction the head is locked by
+ * the first statement and held through the process's handling of its answer, so a tenant's
+ * concurrent writes queue behind the API's event loop; on PostgreSQL this one reads the head
+ * without the lock, links the event to it (or to the head its own process wrote last, still on its
+ * way), and claims it in the last statement only if it has not moved. When it has (another process
+ * wrote, a rotation rebound the chain, a change it linked to rolled back), the transaction rolls
+ * back and runs again with the lock: `fn` must be safe to run twice (the kit's creates and
+ * transitions: their statements and nothing else). On the embedded database, which runs one
+ * transaction at a time, it is a plain transaction.
+ */
+export async function appendingTransaction<T>(database: Database, fn: (sql: Sql) => Promise<T>): Promise<T> {
+  if (database.kind !== 'postgresql') return database.transaction(fn);
+  let heads = poolHeads.get(database);
+  if (!heads) {
+    heads = new ChainHeads();
+    poolHeads.set(database, heads);
+  }
+  const known = heads;
+  try {
+    return await database.transaction((sql) => {
+      const own: Sql = { query: (text, values, opts) => sql.query(text, values, opts) };
+      appending.set(own, known);
+      return fn(own);
+    });
+  } catch (err) {
+    if (!(err instanceof ChainMoved)) throw err;
+    chainRetries.inc();
+    return database.transaction(fn);
+  }
 }
