@@ -75,6 +75,21 @@ describe('appending to one tenant chain from two processes at once', () => {
     expect(rows).toBe(60);
   });
 
+  it('links the concurrent changes of one process to each other, none run again, when it writes alone', async () => {
+    const t = await createTenant(a);
+    const before = await retries(a);
+    const created = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        t.call('POST', '/v1/compliance/assessments', { body: { type: 'dpia', systemId: `sys_one_${i}`, jurisdiction: 'eu/de' } }),
+      ),
+    );
+    expect(created.map((r) => r.status)).toEqual(Array(40).fill(201));
+    const replay = await t.call('POST', '/v1/audit-trail/replay', { body: {} });
+    expect(replay.body).toMatchObject({ valid: true, checked: 41, firstBroken: null });
+    // Each waits for the one it linked to, then sees its head: a retry here is a change run twice for nothing.
+    expect(await retries(a)).toBe(before);
+  });
+
   it.runIf(onPostgres)('runs a change again when the change it linked to rolls back', async () => {
     const db = a.server.db;
     const tenantId = `ten_append_${Date.now()}`;

@@ -49,6 +49,20 @@ describe('a transaction whose last statement carries its commit', () => {
     expect(await ids()).toEqual(['a1', 'a2', 'b3', 'b4', 'b5', 'b6']);
   });
 
+  it('runs the statement given to precede it first, in the same transaction, committed or rolled back with it', async () => {
+    await db.transaction((sql) => sql.query(insert, ['p2', 2], { commit: true, precededBy: { text: insert, values: ['p1', 1] } }));
+    expect(await ids()).toEqual(expect.arrayContaining(['p1', 'p2']));
+    const failed = db.transaction((sql) =>
+      sql.query(insert, ['p4', -1], { commit: true, precededBy: { text: insert, values: ['p3', 1] } }),
+    );
+    await expect(failed).rejects.toMatchObject({ code: '23514' });
+    expect(await ids()).not.toContain('p3');
+    // When it fails, the statement after it does not run.
+    const first = db.transaction((sql) => sql.query(insert, ['p6', 1], { commit: true, precededBy: { text: insert, values: ['p5', -1] } }));
+    await expect(first).rejects.toThrow();
+    expect(await ids()).not.toContain('p6');
+  });
+
   it.runIf(onPostgres)('refuses a statement after it: it would run outside the transaction', async () => {
     const late = db.transaction(async (sql) => {
       await sql.query(insert, ['c1', 1], { commit: true });

@@ -6,7 +6,7 @@ import { compactDump } from './pglite-dump.ts';
 import { type PreparedStatements, preparedStatements } from './pglite-prepared.ts';
 import { queryCompilerModule } from './query-compiler.ts';
 import { completingTransactions } from './response-completion.ts';
-import { parseUtcTimestamp, type Sql, TIMESTAMP_OID } from './sql.ts';
+import { parseUtcTimestamp, type QueryOptions, type Sql, TIMESTAMP_OID } from './sql.ts';
 import { pgliteWasmModule } from './wasm-modules.ts';
 
 export type { Database, SqlSession } from './database.ts';
@@ -74,7 +74,10 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     new PrismaClient({ adapter: new PrismaPGlite(statements.forAdapter), transactionOptions: TRANSACTION_OPTIONS }),
   );
   const liteSql = (run: PreparedStatements['query']): Sql => ({
-    query: <T>(text: string, values: readonly unknown[] = []) => run<T>(text, values),
+    query: async <T>(text: string, values: readonly unknown[] = [], opts?: QueryOptions) => {
+      if (opts?.precededBy) await run(opts.precededBy.text, opts.precededBy.values);
+      return run<T>(text, values);
+    },
   });
   return {
     kind: 'pglite',

@@ -56,20 +56,28 @@ function pgSql(q: pg.Pool | pg.PoolClient, tx?: PgTx): Sql {
         types: PG_TYPES,
         ...(opts?.prepare ? { name: statementName(text) } : {}),
       };
-      if (!tx) return (await q.query(config)).rows as T[];
+      if (!tx) {
+        if (opts?.precededBy) await q.query({ text: opts.precededBy.text, values: opts.precededBy.values as unknown[], types: PG_TYPES });
+        return (await q.query(config)).rows as T[];
+      }
       const conn = q as pg.PoolClient;
       const begin = !tx.begun;
       const commit = Boolean(opts?.commit);
       tx.begun = true;
       if (commit) tx.committed = true;
-      const [began, result, committed] = corked(conn, () => [
+      const before = opts?.precededBy;
+      const [began, preceded, result, committed] = corked(conn, () => [
         begin ? quiet(conn.query('BEGIN')) : undefined,
+        before
+          ? quiet(conn.query({ text: before.text, values: before.values as unknown[], types: PG_TYPES, name: statementName(before.text) }))
+          : undefined,
         conn.query(config),
         commit ? quiet(conn.query('COMMIT')) : undefined,
       ]);
       // Awaited after the statement: when the statement fails, its error is the one to report.
       const rows = (await result).rows as T[];
       await began;
+      await preceded;
       await committed;
       return rows;
     },

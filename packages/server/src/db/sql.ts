@@ -35,6 +35,13 @@ export interface Sql {
 export interface QueryOptions {
   prepare?: boolean;
   commit?: boolean;
+  /**
+   * A statement to run right before this one, in the same transaction, sent in the same write on
+   * PostgreSQL (not awaited apart; when it fails, this one reports the aborted transaction). It runs
+   * as a statement of its own, so this one's snapshot is taken after it: a wait for a lock there
+   * lets this one see what the holder committed. Elsewhere it runs first.
+   */
+  precededBy?: { text: string; values: readonly unknown[] };
 }
 
 const statementNames = new Map<string, string>();
@@ -60,7 +67,12 @@ export const TIMESTAMP_OID = 1114;
 /** Statements of a Prisma transaction, for code that serves both worlds (recordChange). */
 export function sqlOf(executor: Tx | Sql): Sql {
   if (!('$queryRawUnsafe' in executor)) return executor;
-  return { query: <T>(text: string, values: readonly unknown[] = []) => executor.$queryRawUnsafe<T[]>(text, ...values) };
+  return {
+    query: async <T>(text: string, values: readonly unknown[] = [], opts?: QueryOptions) => {
+      if (opts?.precededBy) await executor.$queryRawUnsafe(opts.precededBy.text, ...opts.precededBy.values);
+      return executor.$queryRawUnsafe<T[]>(text, ...values);
+    },
+  };
 }
 
 /** Parameters of one SQL statement, numbered as they are added. */

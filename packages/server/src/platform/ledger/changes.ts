@@ -195,17 +195,15 @@ async function record(
         // The head moves from the one this event links to, or not at all: another writer's change
         // (another process, a rotation, a change of this process that rolled back) makes the
         // statement fail below, and appendingTransaction runs the transaction again with the lock.
-        // Linked to a change of this process still on its way, it first waits for that one's
-        // transaction to end; an UPDATE that finds the row changed by a commit since its snapshot
-        // checks the committed row. A tenant's first head is inserted only where none is.
+        // An UPDATE that finds the row changed by a commit since its snapshot checks the committed
+        // row. A tenant's first head is inserted only where there is none.
         base.seq === 0
           ? `hd AS (INSERT INTO "audit_chain_heads" ("tenant_id", "seq", "hash", "updated_at")
               VALUES (${tenant}, ${p.add(u.seq)}, ${p.add(hash)}, ${now}) ON CONFLICT ("tenant_id") DO NOTHING RETURNING "tenant_id")`
-          : `hd AS (UPDATE "audit_chain_heads" h SET "seq" = ${p.add(u.seq)}, "hash" = ${p.add(hash)}, "updated_at" = ${now}
-              FROM ${base.ticket ? `(SELECT pg_advisory_xact_lock_shared(${p.add(base.ticket)}::bigint)) ahead` : '(SELECT 1) alone'}
-              WHERE h."tenant_id" = ${tenant} AND h."seq" = ${p.add(base.seq)} AND h."hash" = ${p.add(base.hash)}
-                AND h."key_id" IS NOT DISTINCT FROM ${p.add(base.keyId)}::text
-              RETURNING h."tenant_id")`,
+          : `hd AS (UPDATE "audit_chain_heads" SET "seq" = ${p.add(u.seq)}, "hash" = ${p.add(hash)}, "updated_at" = ${now}
+              WHERE "tenant_id" = ${tenant} AND "seq" = ${p.add(base.seq)} AND "hash" = ${p.add(base.hash)}
+                AND "key_id" IS NOT DISTINCT FROM ${p.add(base.keyId)}::text
+              RETURNING "tenant_id")`,
         `ev AS (INSERT INTO "audit_events" (${eventColumns}) SELECT ${values} FROM hd RETURNING "tenant_id")`,
       ]
     : [
@@ -252,7 +250,13 @@ async function record(
   const main = heads ? 'SELECT 1 / (SELECT count(*)::int FROM ev)' : 'SELECT 1';
   if (heads) heads.set(tenantId, { seq: u.seq, hash, keyId: base.keyId, ticket });
   try {
-    await tx.query(`WITH ${ctes.join(',\n')} ${main}`, p.values, { prepare: true, commit: opts.last === true });
+    await tx.query(`WITH ${ctes.join(',\n')} ${main}`, p.values, {
+      prepare: true,
+      commit: opts.last === true,
+      // Linked to a change of this process still on its way: first that one's transaction's end,
+      // in a statement of its own, so that this one's snapshot holds what it committed.
+      ...(heads && base.ticket ? { precededBy: { text: WAIT_SQL, values: [base.ticket] } } : {}),
+    });
   } catch (err) {
     if (!heads) throw err;
     heads.delete(tenantId);
@@ -272,6 +276,7 @@ interface ChainHead {
 }
 
 const DIVISION_BY_ZERO = '22012';
+const WAIT_SQL = 'SELECT pg_advisory_xact_lock_shared($1::bigint)';
 
 /** An appended change whose head had moved: its transaction rolled back, to run again with the lock. */
 class ChainMoved extends Error {
