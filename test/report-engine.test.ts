@@ -9,6 +9,7 @@ import {
   type ReportFactsData,
 } from '../packages/server/src/rails/reporting/compose.ts';
 import { createTenant, expectEnvelope, type TenantFixture } from './support/api.ts';
+import { section } from './support/reports.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
 
 /**
@@ -176,11 +177,6 @@ const FACTS: ReportFactsData = {
 };
 const facts = FACTS as unknown as ReportFacts;
 
-const section = (r: ComposedReport, block: string) => {
-  const s = r.sections.find((x) => x.block === block);
-  if (!s) throw new Error(`no ${block} section in ${r.template}: ${r.sections.map((x) => x.block).join(', ')}`);
-  return s;
-};
 const cells = (r: ComposedReport) => JSON.stringify(r.sections);
 
 describe('the engine (pure)', () => {
