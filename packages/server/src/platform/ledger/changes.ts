@@ -76,6 +76,8 @@ const HEAD_SQL = headSql(undefined);
 /** Parameters the head statement takes before those of a statement folded into it. */
 export const HEAD_PARAMS = 4;
 const READ_HEAD_SQL = headSql(undefined, HEAD_PARAMS + 1);
+const EVENT_COLUMNS = `"id", "tenant_id", "seq", "prev_hash", "hash", "signature", "key_id", "actor", "action",
+        "resource_type", "resource_id", "correlation_id", "data", "created_at"`;
 
 export interface ChangeOptions {
   /** false: no event-index row (the caller writes its own, e.g. an emitted event). */
@@ -188,8 +190,6 @@ async function record(
   const values = `${p.add(u.id)}, ${tenant}, ${p.add(u.seq)}::int, ${p.add(u.prevHash)}, ${p.add(hash)}, ${p.add(signature)}, ${p.add(u.keyId)},
         ${p.add(u.actor)}, ${p.add(u.action)}, ${p.add(u.resourceType)}, ${p.add(u.resourceId)}, ${p.add(u.correlationId)},
         ${p.add(JSON.stringify(u.data))}::jsonb, ${now}`;
-  const eventColumns = `"id", "tenant_id", "seq", "prev_hash", "hash", "signature", "key_id", "actor", "action",
-        "resource_type", "resource_id", "correlation_id", "data", "created_at"`;
   const ctes = heads
     ? [
         // The head moves from the one this event links to, or not at all: another writer's change
@@ -204,10 +204,10 @@ async function record(
               WHERE "tenant_id" = ${tenant} AND "seq" = ${p.add(base.seq)} AND "hash" = ${p.add(base.hash)}
                 AND "key_id" IS NOT DISTINCT FROM ${p.add(base.keyId)}::text
               RETURNING "tenant_id")`,
-        `ev AS (INSERT INTO "audit_events" (${eventColumns}) SELECT ${values} FROM hd RETURNING "tenant_id")`,
+        `ev AS (INSERT INTO "audit_events" (${EVENT_COLUMNS}) SELECT ${values} FROM hd RETURNING "tenant_id")`,
       ]
     : [
-        `ev AS (INSERT INTO "audit_events" (${eventColumns}) VALUES (${values}) RETURNING "tenant_id")`,
+        `ev AS (INSERT INTO "audit_events" (${EVENT_COLUMNS}) VALUES (${values}) RETURNING "tenant_id")`,
         `hd AS (UPDATE "audit_chain_heads" SET "seq" = ${p.add(u.seq)}, "hash" = ${p.add(hash)}, "updated_at" = ${now}
       WHERE "tenant_id" = (SELECT "tenant_id" FROM ev))`,
       ];
@@ -255,7 +255,7 @@ async function record(
       commit: opts.last === true,
       // Linked to a change of this process still on its way: first that one's transaction's end,
       // in a statement of its own, so that this one's snapshot holds what it committed.
-      ...(heads && base.ticket ? { precededBy: { text: WAIT_SQL, values: [base.ticket] } } : {}),
+      ...(base.ticket ? { precededBy: { text: WAIT_SQL, values: [base.ticket] } } : {}),
     });
   } catch (err) {
     if (!heads) throw err;
