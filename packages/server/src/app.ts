@@ -164,10 +164,12 @@ export function createApp(opts: AppOptions): express.Express {
       this.end();
       return this;
     }
-    const text = JSON.stringify(body) ?? 'null';
+    // Encoded to UTF-8 once: its length is the Content-Length, and the socket writes the same bytes
+    // (Buffer.byteLength of the string and then end(string) encoded it twice).
+    const bytes = Buffer.from(JSON.stringify(body) ?? 'null');
     if (!this.hasHeader('Content-Type')) this.setHeader('Content-Type', 'application/json; charset=utf-8');
-    this.setHeader('Content-Length', Buffer.byteLength(text));
-    this.end(text);
+    this.setHeader('Content-Length', bytes.length);
+    this.end(bytes);
     return this;
   };
   app.disable('x-powered-by');
