@@ -1,5 +1,5 @@
 import { contract, generateOpenApiDocument } from '@svc/contract';
-import { createExpressEndpoints, initServer } from '@ts-rest/express';
+import { initServer } from '@ts-rest/express';
 import express, { type Response } from 'express';
 import type { Database } from './db/client.ts';
 import { DOCS_PATH, docsRouter, ERRORS_PAGE_PATH } from './docs/routes.ts';
@@ -8,6 +8,7 @@ import { corsPolicy, type HttpHardening, securityHeaders } from './http/hardenin
 import { idempotency } from './http/idempotency.ts';
 import { inputGuard } from './http/input-guard.ts';
 import { authenticate, correlation, errorMapper, notFound, rateLimit, routePolicy, tenantHeader } from './http/pipeline.ts';
+import { railDispatch } from './http/rail-dispatch.ts';
 import type { CounterStore } from './http/rate-limit.ts';
 import type { Logger } from './logger.ts';
 import { metricsHandler, routeLabel } from './observability/metrics.ts';
@@ -72,56 +73,6 @@ function series(...steps: express.RequestHandler[]): express.RequestHandler {
       } catch (e) {
         next(e);
       }
-    };
-    step();
-  };
-}
-
-type EndpointOptions = Parameters<typeof createExpressEndpoints>[3];
-type Handlers = Record<string, unknown>;
-
-/** `/v1/compliance/assessments/:id` → `/v1/compliance`: the key a request is dispatched on. */
-function dispatchKey(path: string): string {
-  const second = path.indexOf('/', 1);
-  const third = second === -1 ? -1 : path.indexOf('/', second + 1);
-  return third === -1 ? path : path.slice(0, third);
-}
-
-/**
- * The contract's routes, one Express router per rail, reached through a map keyed by the first two
- * path segments: a request walks the routes of its rail only, not every route of the service
- * (Express matches routes one by one, so one flat router costs time in proportion to the number
- * of routes, and 40 rails have hundreds). Rails sharing a key are tried in contract order, as
- * one flat router would.
- */
-function railDispatch(handlers: Handlers, options: EndpointOptions): express.RequestHandler {
-  const byKey = new Map<string, express.Router[]>();
-  const anyKey: express.Router[] = [];
-  for (const [rail, routes] of Object.entries(contract)) {
-    const railRouter = express.Router();
-    createExpressEndpoints(routes as never, handlers[rail] as never, railRouter, options);
-    const keys = new Set<string>();
-    const walk = (node: Record<string, unknown>) => {
-      for (const v of Object.values(node)) {
-        if (v && typeof v === 'object' && 'method' in v && 'path' in v) keys.add(dispatchKey(String(v.path)));
-        else if (v && typeof v === 'object') walk(v as Record<string, unknown>);
-      }
-    };
-    walk(routes as Record<string, unknown>);
-    for (const key of keys) {
-      if (key.includes(':')) anyKey.push(railRouter);
-      else byKey.set(key, [...(byKey.get(key) ?? []), railRouter]);
-    }
-  }
-  return (req, res, next) => {
-    const own = byKey.get(dispatchKey(req.path));
-    const routers = anyKey.length === 0 ? (own ?? anyKey) : [...(own ?? []), ...anyKey];
-    let i = 0;
-    const step = (err?: unknown) => {
-      if (err !== undefined && err !== 'route' && err !== 'router') return next(err);
-      const r = routers[i++];
-      if (!r) return next();
-      r(req, res, step);
     };
     step();
   };
