@@ -64,7 +64,7 @@ function series(...steps: express.RequestHandler[]): express.RequestHandler {
   return (req, res, next) => {
     let i = 0;
     const step = (err?: unknown) => {
-      if (err !== undefined) return next(err);
+      if (err !== undefined && err !== null) return next(err);
       const h = steps[i++];
       if (!h) return next();
       try {
@@ -129,6 +129,19 @@ export function createApp(opts: AppOptions): express.Express {
   app.set('trust proxy', opts.trustProxy ?? false);
   const docs = docsRouter({ openapiPath: OPENAPI_PATH, publicUrl: publicOrigin });
   const crossOrigin = corsPolicy(opts.http);
+  const json = express.json({ limit: opts.bodyLimit, type: ['application/json', 'application/*+json'] });
+  // The two routes of the service beside the contract's, on a router of their own that a request
+  // reaches only when its path is one of theirs (matched as Express matches: any case, one
+  // trailing slash).
+  const own = express.Router();
+  own.get(OPENAPI_PATH, (_req, res) => {
+    res.type('application/json').send(openapiFor(opts.publicUrl?.()));
+  });
+  // Prometheus text format; see observability/metrics.ts.
+  own.get('/metrics', metricsHandler({ db: opts.db, token: opts.metricsToken ?? process.env.SVC_METRICS_TOKEN }));
+  const OWN_PATHS = /^\/(?:v1\/openapi\.json|metrics)\/?$/i;
+  // The whole pipeline is one Express layer, its error mapper the other: each layer of the app's
+  // router costs every request a match, its result objects and a dispatch.
   app.use(
     series(
       requestSpans((req) => routeLabel(req as Parameters<typeof routeLabel>[0])),
@@ -139,28 +152,21 @@ export function createApp(opts: AppOptions): express.Express {
       authenticate({ prisma, cacheTtlMs: opts.authCacheMs }),
       rateLimit({ store: opts.counters, anonymousPerSecond: opts.anonymousPerSecond, operatorPerSecond: opts.operatorPerSecond }),
       tenantHeader,
+      // No route reads a body on GET, HEAD or OPTIONS: the parser is skipped there (a per-request cost).
+      (req, res, next) => (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS' ? next() : json(req, res, next)),
+      (req, res, next) => ((req.method === 'GET' || req.method === 'HEAD') && OWN_PATHS.test(req.path) ? own(req, res, next) : next()),
+      // The API reference, the guides and the error-code pages (no token; see docs/routes.ts).
+      (req, res, next) => (req.path === DOCS_PATH || req.path.startsWith(`${DOCS_PATH}/`) ? docs(req, res, next) : next()),
+      railDispatch(markHandlers(router), {
+        logInitialization: false,
+        jsonQuery: false,
+        responseValidation: false,
+        globalMiddleware: [routePolicy, inputGuard, idempotency({ db: opts.db, ttlMs: opts.idempotencyTtlMs })] as never[],
+        requestValidationErrorHandler: (err, _req, _res, next) => next(err),
+      }),
+      notFound,
     ),
   );
-  const json = express.json({ limit: opts.bodyLimit, type: ['application/json', 'application/*+json'] });
-  // No route reads a body on GET, HEAD or OPTIONS: the parser is skipped there (a per-request cost).
-  app.use((req, res, next) => (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS' ? next() : json(req, res, next)));
-  app.get(OPENAPI_PATH, (_req, res) => {
-    res.type('application/json').send(openapiFor(opts.publicUrl?.()));
-  });
-  // Prometheus text format; see observability/metrics.ts.
-  app.get('/metrics', metricsHandler({ db: opts.db, token: opts.metricsToken ?? process.env.SVC_METRICS_TOKEN }));
-  // The API reference, the guides and the error-code pages (no token; see docs/routes.ts).
-  app.use((req, res, next) => (req.path === DOCS_PATH || req.path.startsWith(`${DOCS_PATH}/`) ? docs(req, res, next) : next()));
-  app.use(
-    railDispatch(markHandlers(router), {
-      logInitialization: false,
-      jsonQuery: false,
-      responseValidation: false,
-      globalMiddleware: [routePolicy, inputGuard, idempotency({ db: opts.db, ttlMs: opts.idempotencyTtlMs })] as never[],
-      requestValidationErrorHandler: (err, _req, _res, next) => next(err),
-    }),
-  );
-  app.use(notFound);
   // documentation_url: the error page this service serves, under its public URL when known.
   app.use(errorMapper({ docsUrl: () => `${publicOrigin() ?? ''}${ERRORS_PAGE_PATH}` }));
   return app;
