@@ -103,6 +103,25 @@ describe('security headers', () => {
   });
 });
 
+describe("the service's own routes beside the contract's", () => {
+  it('match as an Express route does: any case, one trailing slash, GET and HEAD; other methods and forms are 404', async () => {
+    for (const path of ['/metrics', '/METRICS/', '/v1/openapi.json', '/v1/OpenAPI.json/']) {
+      const res = await call(plain.url, 'GET', path);
+      expect([path, res.status]).toEqual([path, 200]);
+      expectHardened(res.headers);
+    }
+    expect((await fetch(`${plain.url}/v1/openapi.json`, { method: 'HEAD' })).status).toBe(200);
+    for (const [method, path] of [
+      ['GET', '/metrics//'],
+      ['GET', '/metricsx'],
+      ['POST', '/metrics'],
+      ['OPTIONS', '/v1/openapi.json'],
+    ] as const) {
+      expectEnvelope(await t.call(method, path), 404, 'not_found');
+    }
+  });
+});
+
 describe('CORS', () => {
   const preflight = (url: string, origin: string) =>
     fetch(`${url}/v1/compliance/assessments`, {

@@ -47,6 +47,9 @@ export interface AppOptions {
 }
 
 const OPENAPI_PATH = '/v1/openapi.json';
+const METRICS_PATH = '/metrics';
+/** The paths of the service's own routes, as Express matches a route's path (any case, one trailing slash). */
+const OWN_PATHS = new RegExp(`^(?:${[OPENAPI_PATH, METRICS_PATH].map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})/?$`, 'i');
 
 /** Marks the request as having reached its handler (the idempotency layer stores only those). */
 function markHandlers<T>(impl: T): T {
@@ -138,8 +141,7 @@ export function createApp(opts: AppOptions): express.Express {
     res.type('application/json').send(openapiFor(opts.publicUrl?.()));
   });
   // Prometheus text format; see observability/metrics.ts.
-  own.get('/metrics', metricsHandler({ db: opts.db, token: opts.metricsToken ?? process.env.SVC_METRICS_TOKEN }));
-  const OWN_PATHS = /^\/(?:v1\/openapi\.json|metrics)\/?$/i;
+  own.get(METRICS_PATH, metricsHandler({ db: opts.db, token: opts.metricsToken ?? process.env.SVC_METRICS_TOKEN }));
   // The whole pipeline is one Express layer, its error mapper the other: each layer of the app's
   // router costs every request a match, its result objects and a dispatch.
   app.use(
