@@ -1,6 +1,7 @@
 import { contract, generateOpenApiDocument } from '@svc/contract';
 import { initServer } from '@ts-rest/express';
 import express, { type Response } from 'express';
+import { match } from 'path-to-regexp';
 import type { Database } from './db/client.ts';
 import { DOCS_PATH, docsRouter, ERRORS_PAGE_PATH } from './docs/routes.ts';
 import { ctxOf } from './http/context.ts';
@@ -48,8 +49,8 @@ export interface AppOptions {
 
 const OPENAPI_PATH = '/v1/openapi.json';
 const METRICS_PATH = '/metrics';
-/** The paths of the service's own routes, as Express matches a route's path (any case, one trailing slash). */
-const OWN_PATHS = new RegExp(`^(?:${[OPENAPI_PATH, METRICS_PATH].map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})/?$`, 'i');
+/** The paths of the service's own routes, matched as Express's router matches a route's path (any case, one trailing slash). */
+const isOwnPath = match([OPENAPI_PATH, METRICS_PATH], { sensitive: false, end: true, trailing: true });
 
 /** Marks the request as having reached its handler (the idempotency layer stores only those). */
 function markHandlers<T>(impl: T): T {
@@ -156,7 +157,7 @@ export function createApp(opts: AppOptions): express.Express {
       tenantHeader,
       // No route reads a body on GET, HEAD or OPTIONS: the parser is skipped there (a per-request cost).
       (req, res, next) => (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS' ? next() : json(req, res, next)),
-      (req, res, next) => ((req.method === 'GET' || req.method === 'HEAD') && OWN_PATHS.test(req.path) ? own(req, res, next) : next()),
+      (req, res, next) => ((req.method === 'GET' || req.method === 'HEAD') && isOwnPath(req.path) ? own(req, res, next) : next()),
       // The API reference, the guides and the error-code pages (no token; see docs/routes.ts).
       (req, res, next) => (req.path === DOCS_PATH || req.path.startsWith(`${DOCS_PATH}/`) ? docs(req, res, next) : next()),
       railDispatch(markHandlers(router), {
