@@ -1,3 +1,4 @@
+import { IncomingMessage, ServerResponse } from 'node:http';
 import { contract, generateOpenApiDocument } from '@svc/contract';
 import { initServer } from '@ts-rest/express';
 import express, { type Request, type Response } from 'express';
@@ -61,6 +62,37 @@ function markHandlers<T>(impl: T): T {
     }) as T;
   }
   return Object.fromEntries(Object.entries(impl as object).map(([k, v]) => [k, markHandlers(v)])) as T;
+}
+
+/** Node's request and response classes of an app's HTTP server (see `serverClasses`). */
+export interface ServerClasses {
+  IncomingMessage: typeof IncomingMessage;
+  ServerResponse: typeof ServerResponse;
+}
+
+const appClasses = new WeakMap<express.Express, ServerClasses>();
+
+/**
+ * Node's request and response classes whose objects have Express's request and response methods
+ * (the app's `request` and `response`) in their prototype chain from construction, for the app's
+ * HTTP server (`http.createServer`'s `IncomingMessage` and `ServerResponse` options). Express
+ * otherwise re-parents every request and response with `Object.setPrototypeOf` after Node's HTTP
+ * code has built and used them: changing a live object's prototype is slow in V8, and slows the code
+ * that touches the object afterwards. Measured by two API processes on one database in alternated
+ * 2 s rounds: CPU per GET 615 -> 428 and 657 -> 450 µs (1.25x and 1.23x the GETs a second), per
+ * POST 1,655 -> 1,423 µs (1.09x).
+ */
+function expressClasses(app: express.Express): ServerClasses {
+  class AppRequest extends IncomingMessage {}
+  Object.setPrototypeOf(AppRequest.prototype, app.request);
+  class AppResponse extends ServerResponse {}
+  Object.setPrototypeOf(AppResponse.prototype, app.response);
+  return { IncomingMessage: AppRequest, ServerResponse: AppResponse as unknown as typeof ServerResponse };
+}
+
+/** The classes for the HTTP server of an app made by `createApp`. */
+export function serverClasses(app: express.Express): ServerClasses | undefined {
+  return appClasses.get(app);
 }
 
 type AppHandle = (req: Request, res: Response, callback?: (err?: unknown) => void) => void;
@@ -180,11 +212,14 @@ export function createApp(opts: AppOptions): express.Express {
   // here: baseUrl (the app is never mounted), originalUrl, params. The pipeline ends in `notFound`, and
   // the error mapper answers every error, so `callback` (given only when the app is mounted in
   // another, which the service never does) is reached by neither.
+  const classes = expressClasses(app);
+  appClasses.set(app, classes);
   (app as unknown as { handle: AppHandle }).handle = (req, res, callback) => {
     req.res = res;
     res.req = req;
-    Object.setPrototypeOf(req, app.request);
-    Object.setPrototypeOf(res, app.response);
+    // Objects of the classes below carry Express's methods from birth; any other is re-parented.
+    if (!(req instanceof classes.IncomingMessage)) Object.setPrototypeOf(req, app.request);
+    if (!(res instanceof classes.ServerResponse)) Object.setPrototypeOf(res, app.response);
     if (!res.locals) res.locals = Object.create(null);
     req.baseUrl = '';
     req.originalUrl ||= req.url;

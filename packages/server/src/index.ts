@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createApp } from './app.ts';
+import { createApp, serverClasses } from './app.ts';
 import { bootstrapIfEmpty, type FirstStart, writeCredentials } from './bootstrap.ts';
 import { type Config, loadConfig } from './config.ts';
 import { loadCrosswalks } from './content/crosswalk-store.ts';
@@ -265,7 +265,7 @@ async function start(opts: StartOptions): Promise<RunningServer> {
     ...(metricsToken ? { metricsToken } : {}),
   });
   const server: Server = await new Promise((resolve, reject) => {
-    const s = createHardenedServer(app, config.http);
+    const s = createHardenedServer(app, config.http, serverClasses(app));
     s.once('error', reject);
     s.listen(config.port, config.host, () => resolve(s));
   });

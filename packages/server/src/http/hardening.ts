@@ -1,4 +1,4 @@
-import { createServer, type RequestListener, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import { HEADER_NAMES } from '@svc/contract';
 import cors from 'cors';
 import type { RequestHandler } from 'express';
@@ -76,9 +76,14 @@ export function corsPolicy(h: Pick<HttpHardening, 'corsOrigins'>): RequestHandle
  * and the request line plus headers within `maxHeaderBytes`. Node checks these on an interval, so
  * the interval is kept short enough for the limits to hold. Parser refusals answer in the envelope.
  */
-export function createHardenedServer(listener: RequestListener, h: HttpHardening): Server {
+export function createHardenedServer(
+  listener: RequestListener,
+  h: HttpHardening,
+  classes?: { IncomingMessage: typeof IncomingMessage; ServerResponse: typeof ServerResponse },
+): Server {
   const server = createServer(
     {
+      ...classes,
       maxHeaderSize: h.maxHeaderBytes,
       headersTimeout: h.headersTimeoutMs,
       requestTimeout: h.requestTimeoutMs,
