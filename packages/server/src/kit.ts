@@ -498,7 +498,9 @@ function buildHandlers<R extends Resource>(database: Database, resource: R, stor
         return { status: 201, body: record };
       }
       // Its statements only: it may run twice (appendingTransaction).
-      const record = await appendingTransaction(database, (sql) => insert(sql, undefined, who, id, { ...data }, body, parentId, res));
+      const record = await appendingTransaction(database, who.tenantId, (sql) =>
+        insert(sql, undefined, who, id, { ...data }, body, parentId, res),
+      );
       idempotencyStored(res);
       return { status: 201, body: record };
     };
@@ -582,7 +584,7 @@ function buildHandlers<R extends Resource>(database: Database, resource: R, stor
         // Prisma's transaction for the hooks; it completes the idempotent response (db/response-completion.ts).
         return prisma.$transaction((tx) => move(sqlOf(tx), tx, who, id, res, body));
       }
-      const record = await appendingTransaction(database, (sql) => move(sql, undefined, who, id, res, body));
+      const record = await appendingTransaction(database, who.tenantId, (sql) => move(sql, undefined, who, id, res, body));
       if (res) idempotencyStored(res);
       return record;
     };
