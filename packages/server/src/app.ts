@@ -217,7 +217,8 @@ export function createApp(opts: AppOptions): express.Express {
   (app as unknown as { handle: AppHandle }).handle = (req, res, callback) => {
     req.res = res;
     res.req = req;
-    // Objects of the classes below carry Express's methods from birth; any other is re-parented.
+    // Objects of the app's server classes (expressClasses) carry Express's methods from birth; any
+    // other (a server made without them, as a test's may be) is re-parented.
     if (!(req instanceof classes.IncomingMessage)) Object.setPrototypeOf(req, app.request);
     if (!(res instanceof classes.ServerResponse)) Object.setPrototypeOf(res, app.response);
     if (!res.locals) res.locals = Object.create(null);
