@@ -327,42 +327,47 @@ class ChainModes {
   constructor(private readonly heads: ChainHeads) {}
 
   /**
-   * Whether the tenant's next change may append. After the pause it appends again only once the
-   * changes with the lock have ended: one reading the head without the lock while they hold it would
-   * find it moved.
+   * Undefined when the tenant's next change may append; else the pause it takes the lock under, with
+   * the change already counted in it (so the pause cannot end before the change has started). After
+   * the pause a change appends again only once the changes with the lock have ended: one reading the
+   * head without the lock while they hold it would find it moved.
    */
-  async mayAppend(tenantId: string): Promise<boolean> {
+  async lockFor(tenantId: string): Promise<Locked | undefined> {
     for (;;) {
       const l = this.locked.get(tenantId);
-      if (!l) return true;
-      if (Date.now() < l.until) return false;
+      if (!l) return undefined;
+      if (Date.now() < l.until) {
+        l.running++;
+        return l;
+      }
       if (l.running === 0) {
         this.clear(tenantId, l);
-        return true;
+        return undefined;
       }
       await new Promise<void>((resolve) => l.waiters.push(resolve));
     }
   }
 
-  /** A change found its head moved: the tenant's changes take the lock for LOCKED_MS. */
-  moved(tenantId: string): void {
-    const l = this.locked.get(tenantId);
+  /** A change found its head moved: the tenant's changes take the lock for LOCKED_MS, this one first. */
+  moved(tenantId: string): Locked {
+    let l = this.locked.get(tenantId);
     if (l) l.until = Date.now() + LOCKED_MS;
-    else this.locked.set(tenantId, { until: Date.now() + LOCKED_MS, running: 0, waiters: [] });
+    else {
+      l = { until: Date.now() + LOCKED_MS, running: 0, waiters: [] };
+      this.locked.set(tenantId, l);
+    }
+    l.running++;
+    return l;
   }
 
-  /** Runs a change with the lock, counted while it runs. */
-  async withLock<T>(tenantId: string, run: () => Promise<T>): Promise<T> {
-    const l = this.locked.get(tenantId);
-    if (l) l.running++;
+  /** Runs a change counted in `l` (by lockFor or moved) with the lock. */
+  async withLock<T>(l: Locked, run: () => Promise<T>): Promise<T> {
     try {
       return await run();
     } finally {
-      if (l) {
-        l.running--;
-        // The waiters look again: append when the pause is over, else take the lock themselves.
-        if (l.running === 0) for (const wake of l.waiters.splice(0)) wake();
-      }
+      l.running--;
+      // The waiters look again: append when the pause is over, else take the lock themselves.
+      if (l.running === 0) for (const wake of l.waiters.splice(0)) wake();
     }
   }
 
@@ -400,7 +405,8 @@ export async function appendingTransaction<T>(database: Database, tenantId: stri
     poolHeads.set(database, pool);
   }
   const { heads: known, modes } = pool;
-  if (!(await modes.mayAppend(tenantId))) return modes.withLock(tenantId, () => database.transaction(fn));
+  const paused = await modes.lockFor(tenantId);
+  if (paused) return modes.withLock(paused, () => database.transaction(fn));
   try {
     return await database.transaction((sql) => {
       const own: Sql = { query: (text, values, opts) => sql.query(text, values, opts) };
@@ -410,7 +416,6 @@ export async function appendingTransaction<T>(database: Database, tenantId: stri
   } catch (err) {
     if (!(err instanceof ChainMoved)) throw err;
     chainRetries.inc();
-    modes.moved(err.tenantId);
-    return modes.withLock(tenantId, () => database.transaction(fn));
+    return modes.withLock(modes.moved(err.tenantId), () => database.transaction(fn));
   }
 }
