@@ -1,4 +1,4 @@
-import { createHash, createPublicKey, verify } from 'node:crypto';
+import { createHash, createPublicKey, type KeyObject, verify } from 'node:crypto';
 import {
   AUDIT_EXPORT_FORMAT,
   type BrokenReason,
@@ -73,8 +73,21 @@ export function keyFingerprint(publicKeyDerBase64: string): string {
 
 /** Ed25519 over the hash's ASCII bytes; the signature is base64url. */
 export function verifySignature(hash: string, signature: string, publicKeyDerBase64: string): boolean {
+  const key = publicKeyObject(publicKeyDerBase64);
+  return key !== undefined && verifyWith(hash, signature, key);
+}
+
+/** The key object of a SubjectPublicKeyInfo (DER, base64); undefined when it is not one. */
+function publicKeyObject(publicKeyDerBase64: string): KeyObject | undefined {
   try {
-    const key = createPublicKey({ key: Buffer.from(publicKeyDerBase64, 'base64'), format: 'der', type: 'spki' });
+    return createPublicKey({ key: Buffer.from(publicKeyDerBase64, 'base64'), format: 'der', type: 'spki' });
+  } catch {
+    return undefined;
+  }
+}
+
+function verifyWith(hash: string, signature: string, key: KeyObject): boolean {
+  try {
     return verify(null, Buffer.from(hash, 'ascii'), key, Buffer.from(signature, 'base64url'));
   } catch {
     return false;
@@ -91,56 +104,127 @@ export function verifyChain(
   keys: readonly PublicSigningKey[],
   opts: VerifyChainOptions = {},
 ): ChainVerdict {
-  const carried = new Map(keys.map((k) => [k.keyId, k]));
-  const usable: Map<string, TrustedSigningKey> = opts.trustedKeys ? new Map(opts.trustedKeys.map((k) => [k.keyId, k])) : carried;
-  let prev = opts.anchor ?? (events[0]?.seq === 1 ? { seq: 0, hash: GENESIS_HASH } : undefined);
-  let checked = 0;
-  /** Keys a rotation event of this chain retired, with the seq of that event. */
-  const retiredAt = new Map<string, number>();
-  const broken = (e: ChainedEvent, reason: BrokenReason, message: string): ChainVerdict => ({
-    valid: false,
-    checked,
-    firstBroken: { seq: e.seq, id: e.id, reason, message },
-    head: prev ?? null,
-  });
-  for (const e of events) {
-    if (opts.tenantId && e.tenantId !== opts.tenantId) return broken(e, 'wrong_tenant', `event ${e.id} belongs to ${e.tenantId}`);
+  return new ChainVerifier(keys, opts).push(events);
+}
+
+/** The keys a chain's rotation events retired, each with the seq of the rotation that retired it. */
+export type RetiredKeys = Map<string, number>;
+
+/** What a rotation event (any other event: nothing) does to the retired keys. */
+function applyRotation(retired: RetiredKeys, e: Pick<ChainedEvent, 'seq' | 'keyId' | 'action' | 'data'>): void {
+  if (e.action !== SIGNING_KEY_ROTATED) return;
+  const rotation = e.data as Partial<SigningKeyRotation> | null;
+  // A rotation back to a key retired earlier (a configured key that returns) re-opens it.
+  if (rotation?.keyId === e.keyId) retired.delete(e.keyId);
+  for (const id of rotation?.retiredKeyIds ?? []) if (id !== e.keyId) retired.set(id, e.seq);
+}
+
+/**
+ * The keys retired by the rotation events among `events` (in seq order): what a verification that
+ * starts after them (`VerifyChainOptions.retiredKeys`) must know to refuse a retired key's events.
+ */
+export function retiredKeysOf(events: Iterable<Pick<ChainedEvent, 'seq' | 'keyId' | 'action' | 'data'>>): RetiredKeys {
+  const retired: RetiredKeys = new Map();
+  for (const e of events) applyRotation(retired, e);
+  return retired;
+}
+
+/**
+ * The chain walk of `verifyChain`, fed in consecutive slices: the link to the previous event, the
+ * keys retired so far and the count carry from one `push` to the next, so a long chain can be read
+ * and checked a page at a time (bounded memory, and a server can yield between pages) with the
+ * verdict one call on the whole would give. Once broken it stays broken.
+ */
+export class ChainVerifier {
+  private readonly carried: Map<string, PublicSigningKey>;
+  private readonly usable: Map<string, TrustedSigningKey>;
+  private readonly retiredAt: RetiredKeys;
+  /** The usable keys' key objects, by key id (null: not a public key). */
+  private readonly parsed = new Map<string, KeyObject | null>();
+  private prev: { seq: number; hash: string } | undefined;
+  private checked = 0;
+  private broken: ChainVerdict | undefined;
+
+  constructor(
+    keys: readonly PublicSigningKey[],
+    private readonly opts: VerifyChainOptions = {},
+  ) {
+    this.carried = new Map(keys.map((k) => [k.keyId, k]));
+    this.usable = opts.trustedKeys ? new Map(opts.trustedKeys.map((k) => [k.keyId, k])) : this.carried;
+    this.retiredAt = new Map(opts.retiredKeys ?? []);
+    this.prev = opts.anchor;
+  }
+
+  /** The verdict so far. */
+  get verdict(): ChainVerdict {
+    return (
+      this.broken ?? { valid: true, checked: this.checked, firstBroken: null, head: this.prev && this.prev.seq > 0 ? this.prev : null }
+    );
+  }
+
+  /** Checks the next events (in seq order, following the last ones pushed); the verdict so far. */
+  push(events: readonly ChainedEvent[]): ChainVerdict {
+    if (this.broken) return this.broken;
+    if (this.checked === 0 && !this.prev && events[0]?.seq === 1) this.prev = { seq: 0, hash: GENESIS_HASH };
+    for (const e of events) {
+      const reason = this.check(e);
+      if (reason) {
+        this.broken = {
+          valid: false,
+          checked: this.checked,
+          firstBroken: { seq: e.seq, id: e.id, reason: reason[0], message: reason[1] },
+          head: this.prev ?? null,
+        };
+        return this.broken;
+      }
+      applyRotation(this.retiredAt, e);
+      this.prev = { seq: e.seq, hash: e.hash };
+      this.checked++;
+    }
+    return this.verdict;
+  }
+
+  /** Why `e` breaks the chain, or undefined when it holds. */
+  private check(e: ChainedEvent): [BrokenReason, string] | undefined {
+    const { opts, prev } = this;
+    if (opts.tenantId && e.tenantId !== opts.tenantId) return ['wrong_tenant', `event ${e.id} belongs to ${e.tenantId}`];
     if (prev) {
-      if (e.seq !== prev.seq + 1) return broken(e, 'seq_gap', `expected seq ${prev.seq + 1}, found ${e.seq}`);
-      if (e.prevHash !== prev.hash) return broken(e, 'prev_hash_mismatch', `prevHash does not match the hash of seq ${prev.seq}`);
+      if (e.seq !== prev.seq + 1) return ['seq_gap', `expected seq ${prev.seq + 1}, found ${e.seq}`];
+      if (e.prevHash !== prev.hash) return ['prev_hash_mismatch', `prevHash does not match the hash of seq ${prev.seq}`];
     }
     const { hash, signature, ...rest } = e;
     const recomputed = hashEvent(rest);
-    if (recomputed !== hash) return broken(e, 'hash_mismatch', `content hashes to ${recomputed}, event says ${hash}`);
-    const key = usable.get(e.keyId);
+    if (recomputed !== hash) return ['hash_mismatch', `content hashes to ${recomputed}, event says ${hash}`];
+    const key = this.usable.get(e.keyId);
     if (!key) {
-      if (!opts.trustedKeys) return broken(e, 'unknown_key', `no public key ${e.keyId}`);
-      const claimed = carried.get(e.keyId);
-      return broken(
-        e,
+      if (!opts.trustedKeys) return ['unknown_key', `no public key ${e.keyId}`];
+      const claimed = this.carried.get(e.keyId);
+      return [
         'untrusted_key',
         claimed
           ? `signed by key ${e.keyId} (${keyFingerprint(claimed.publicKey)}), which is not a trusted key`
           : `signed by key ${e.keyId}, which is not a trusted key (and whose public key the export does not carry)`,
-      );
+      ];
     }
-    if (!verifySignature(hash, signature, key.publicKey)) return broken(e, 'bad_signature', `signature does not verify with ${e.keyId}`);
-    const rotation = e.action === SIGNING_KEY_ROTATED ? (e.data as Partial<SigningKeyRotation> | null) : undefined;
-    // A rotation back to a key retired earlier (a configured key that returns) re-opens it.
-    if (rotation?.keyId === e.keyId) retiredAt.delete(e.keyId);
-    const retiredBy = retiredAt.get(e.keyId);
+    // The key object is parsed once per key, not once per event.
+    let parsed = this.parsed.get(e.keyId);
+    if (parsed === undefined) {
+      parsed = publicKeyObject(key.publicKey) ?? null;
+      this.parsed.set(e.keyId, parsed);
+    }
+    if (!parsed || !verifyWith(hash, signature, parsed)) return ['bad_signature', `signature does not verify with ${e.keyId}`];
+    // A rotation back to a retired key re-opens it from that event on (applyRotation).
+    const returning = e.action === SIGNING_KEY_ROTATED && (e.data as Partial<SigningKeyRotation> | null)?.keyId === e.keyId;
+    const retiredBy = returning ? undefined : this.retiredAt.get(e.keyId);
     if (retiredBy !== undefined) {
-      return broken(e, 'key_not_valid_at', `signed by key ${e.keyId}, which the rotation at seq ${retiredBy} of this chain retired`);
+      return ['key_not_valid_at', `signed by key ${e.keyId}, which the rotation at seq ${retiredBy} of this chain retired`];
     }
     if (opts.requireValidity) {
       const outside = outsideValidity(e.timestamp, key);
-      if (outside) return broken(e, 'key_not_valid_at', `signed by key ${e.keyId} at ${e.timestamp}, ${outside}`);
+      if (outside) return ['key_not_valid_at', `signed by key ${e.keyId} at ${e.timestamp}, ${outside}`];
     }
-    for (const id of rotation?.retiredKeyIds ?? []) if (id !== e.keyId) retiredAt.set(id, e.seq);
-    prev = { seq: e.seq, hash };
-    checked++;
+    return undefined;
   }
-  return { valid: true, checked, firstBroken: null, head: prev && prev.seq > 0 ? prev : null };
 }
 
 /** Why `timestamp` falls outside the key's validity window, or null when it is inside (or there is none). */

@@ -138,4 +138,10 @@ export interface VerifyChainOptions {
    * for the events after it whatever this says.)
    */
   requireValidity?: boolean;
+  /**
+   * Keys that rotation events before the first event (at or before `anchor`) retired, with the seq
+   * of the rotation (`retiredKeysOf` of those events): a walk that starts mid-chain refuses their
+   * later events as a walk from the start would.
+   */
+  retiredKeys?: Iterable<readonly [keyId: string, seq: number]>;
 }
