@@ -1,6 +1,10 @@
+import { sign } from 'node:crypto';
+import { hashEvent } from '@svc/contract/audit';
+import { appendAudit } from '@svc/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTenant, expectEnvelope, type TenantFixture } from './support/api.ts';
-import { startTestServer, type TestServer } from './support/server.ts';
+import { call, createTenant, expectEnvelope, type TenantFixture } from './support/api.ts';
+import { openSealed, privateKeyFromDump } from './support/sealed.ts';
+import { startIsolatedTestServer, startTestServer, type TestServer } from './support/server.ts';
 
 /**
  * Each of the seven drift checks fires on data set up for it and stays quiet otherwise. Every
@@ -24,6 +28,22 @@ async function run(t: TenantFixture) {
 async function open(t: TenantFixture, check?: string) {
   const res = await t.call('GET', `/v1/reconciliation/events?status=open&limit=200${check ? `&check=${check}` : ''}`);
   return res.body.data as { check: string; type: string; subject: string; control: string | null; detail: Record<string, unknown> }[];
+}
+
+/** Appends `n` events to the tenant's chain in one transaction, as changes append them. */
+async function appendMany(t: TenantFixture, n: number) {
+  await ts.server.db.prisma.$transaction(async (tx) => {
+    for (let i = 0; i < n; i++) {
+      await appendAudit(tx, {
+        tenantId: t.tenantId,
+        actor: 'test',
+        action: 'test.bulk',
+        resourceType: 'x',
+        resourceId: `x_${i}`,
+        correlationId: 'cor_bulk',
+      });
+    }
+  });
 }
 
 async function declare(t: TenantFixture, state: Record<string, unknown>) {
@@ -198,6 +218,94 @@ describe('the seven drift checks', () => {
         detail: expect.objectContaining({ reason: 'hash_mismatch' }),
       }),
     ]);
+  });
+
+  it('audit-chain: verifies page by page past the first page, and finds a forged event there', async () => {
+    const t = await createTenant(ts);
+    const prisma = ts.server.db.prisma;
+    // More events than one page of the check (500): appended as changes append them.
+    await appendMany(t, 520);
+    await run(t);
+    expect(await open(t, 'audit-chain')).toEqual([]);
+    const head = await prisma.auditChainHead.findUniqueOrThrow({ where: { tenantId: t.tenantId } });
+    expect(await prisma.auditVerification.findUniqueOrThrow({ where: { tenantId: t.tenantId } })).toMatchObject({
+      seq: head.seq,
+      hash: head.hash,
+    });
+
+    // From the mark on, another 1,020, one forged on the third page of the next run.
+    await appendMany(t, 1_020);
+    const forgedSeq = head.seq + 1_010;
+    await prisma.$transaction(async (tx) => {
+      await tx.$executeRawUnsafe('ALTER TABLE audit_events DISABLE TRIGGER audit_events_append_only');
+      await tx.$executeRaw`UPDATE audit_events SET data = '{"forged":true}' WHERE tenant_id = ${t.tenantId} AND seq = ${forgedSeq}`;
+      await tx.$executeRawUnsafe('ALTER TABLE audit_events ENABLE TRIGGER audit_events_append_only');
+    });
+    await run(t);
+    expect(await open(t, 'audit-chain')).toEqual([
+      expect.objectContaining({ subject: `seq:${forgedSeq}`, detail: expect.objectContaining({ reason: 'hash_mismatch' }) }),
+    ]);
+    // The mark stays where the chain last verified.
+    expect((await prisma.auditVerification.findUniqueOrThrow({ where: { tenantId: t.tenantId } })).seq).toBe(head.seq);
+  });
+
+  it('audit-chain: an event signed with a key retired before the last run is refused (a leaked key after rotation)', async () => {
+    // Rotation retires the key of every chain in the database: a database of its own.
+    const own = await startIsolatedTestServer();
+    try {
+      const t = await createTenant(own);
+      const prisma = own.server.db.prisma;
+      await t.call('POST', '/v1/compliance/assessments', { body: { type: 'fria', systemId: 's', jurisdiction: 'eu/de' } });
+      // The active key's private half leaks (read at rest and opened with the secrets key).
+      const [leakedRow] = await prisma.$queryRawUnsafe<{ id: string; private_key: string }[]>(
+        `SELECT "id", "private_key" FROM "signing_keys" WHERE "status" = 'active'`,
+      );
+      const leaked = privateKeyFromDump(openSealed(leakedRow!.private_key, process.env.SVC_SECRETS_KEY as string))!;
+      expect((await call(own.url, 'POST', '/v1/operator/signing-keys/rotate', { token: own.operatorToken })).status).toBe(201);
+      await t.call('POST', '/v1/compliance/assessments', { body: { type: 'dpia', systemId: 's', jurisdiction: 'eu/de' } });
+      // A run verifies past the rotation: the next one starts after it.
+      await run(t);
+      expect(await open(t, 'audit-chain')).toEqual([]);
+
+      // The holder of the leaked key appends an event, linked and hashed as the chain wants.
+      const head = await prisma.auditChainHead.findUniqueOrThrow({ where: { tenantId: t.tenantId } });
+      const body = {
+        id: 'aud_forged0000000000000000000',
+        tenantId: t.tenantId,
+        seq: head.seq + 1,
+        prevHash: head.hash,
+        timestamp: new Date().toISOString(),
+        actor: 'key_forged',
+        action: 'assessment.deleted',
+        resourceType: 'svc.compliance.assessment',
+        resourceId: 'asm_forged',
+        correlationId: 'cor_forged',
+        data: {},
+        keyId: leakedRow!.id,
+      };
+      const hash = hashEvent(body);
+      const { timestamp, ...row } = body;
+      await prisma.auditEvent.create({
+        data: {
+          ...row,
+          createdAt: new Date(timestamp),
+          hash,
+          signature: sign(null, Buffer.from(hash, 'ascii'), leaked).toString('base64url'),
+        },
+      });
+      await prisma.auditChainHead.update({ where: { tenantId: t.tenantId }, data: { seq: body.seq, hash } });
+
+      await run(t);
+      expect(await open(t, 'audit-chain')).toEqual([
+        expect.objectContaining({
+          type: 'audit-chain-broken',
+          subject: `seq:${body.seq}`,
+          detail: expect.objectContaining({ reason: 'key_not_valid_at' }),
+        }),
+      ]);
+    } finally {
+      await own.close();
+    }
   });
 
   it('credential-age: active keys older than the declared maximum', async () => {

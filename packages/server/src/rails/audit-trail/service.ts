@@ -1,5 +1,5 @@
 import { AUDIT_EXPORT_FORMAT, type AuditExport, type AuditReplay, type AuditTrailEvent, GENESIS_HASH } from '@svc/contract';
-import { hashExportSeal, verifyChain } from '@svc/contract/audit';
+import { hashExportSeal } from '@svc/contract/audit';
 import type { z } from 'zod';
 import { replayDecisions } from '../../agents/runtime.ts';
 import type { Prisma } from '../../db/client.ts';
@@ -7,7 +7,7 @@ import { keysetList } from '../../db/pagination.ts';
 import { scopeToTenant } from '../../db/tenant-scope.ts';
 import { ApiError } from '../../errors.ts';
 import type { AuditEvent } from '../../generated/prisma/client.ts';
-import { toChainedEvent } from '../../platform/ledger/audit.ts';
+import { chainVerifierFrom, nextTurn, toChainedEvent, VERIFY_PAGE } from '../../platform/ledger/audit.ts';
 import { activeSigner, listPublicKeys } from '../../platform/ledger/signing.ts';
 
 export const EXPORT_MAX_EVENTS = 50_000;
@@ -113,7 +113,14 @@ export async function replayAuditRange(
   range: { fromSeq?: number; toSeq?: number },
 ): Promise<z.infer<typeof AuditReplay>> {
   const r = await loadRange(prisma, tenantId, range);
-  const verdict = verifyChain(r.rows.map(toChainedEvent), await listPublicKeys(prisma), { tenantId, anchor: r.anchor });
+  // A page at a time, so that a range of thousands of events does not hold the process's other
+  // requests for the whole walk.
+  const verifier = await chainVerifierFrom(prisma, tenantId, r.anchor);
+  for (let i = 0; i < r.rows.length && !verifier.verdict.firstBroken; i += VERIFY_PAGE) {
+    if (i > 0) await nextTurn();
+    verifier.push(r.rows.slice(i, i + VERIFY_PAGE).map(toChainedEvent));
+  }
+  const verdict = verifier.verdict;
   // Every agent decision recorded in the range is re-executed from its stored input and facts.
   const decisions = await replayDecisions(
     prisma,
