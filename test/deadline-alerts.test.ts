@@ -2,6 +2,7 @@ import { getWebhookEventType } from '@svc/contract';
 import { verifyChain } from '@svc/contract/audit';
 import { sweepDeadlines } from '@svc/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEADLINE_SOURCES } from '../packages/server/src/platform/events/deadline-sweep.ts';
 import { createTenant, type TenantFixture } from './support/api.ts';
 import { startIsolatedTestServer, type TestServer } from './support/server.ts';
 
@@ -228,5 +229,21 @@ describe('deadline sweep: missed disclosure clocks', () => {
       endDate: soon.currentEndDate,
       noticeDeadline: soon.noticeDeadline,
     });
+  });
+
+  it('reads each source a row at a time and finds what it finds a page at a time', async () => {
+    // The records of the tests above: late disclosures, DSARs due soon, an expiring contract.
+    const now = new Date();
+    const found = async (pageSize?: number) => {
+      const out: string[] = [];
+      for (const source of DEADLINE_SOURCES) {
+        for (const a of await source.scan(ts.server.db.prisma, now, pageSize)) out.push(`${a.kind} ${a.tenantId} ${a.subjectId} ${a.key}`);
+      }
+      return out.sort();
+    };
+    const whole = await found();
+    expect(new Set(whole.map((a) => a.split(' ')[0]))).toEqual(new Set(['incident_disclosure', 'dsar_request', 'vendor_contract']));
+    expect(await found(1)).toEqual(whole);
+    expect(await found(2)).toEqual(whole);
   });
 });
