@@ -46,6 +46,20 @@ async function appendMany(t: TenantFixture, n: number) {
   });
 }
 
+/** Rewrites the data of the tenant's audit event `seq` behind the append-only trigger's back. */
+async function tamper(t: TenantFixture, seq: number, data: Record<string, unknown>) {
+  await ts.server.db.prisma.$transaction(async (tx) => {
+    await tx.$executeRawUnsafe('ALTER TABLE audit_events DISABLE TRIGGER audit_events_append_only');
+    await tx.$executeRaw`UPDATE audit_events SET data = ${JSON.stringify(data)}::jsonb WHERE tenant_id = ${t.tenantId} AND seq = ${seq}`;
+    await tx.$executeRawUnsafe('ALTER TABLE audit_events ENABLE TRIGGER audit_events_append_only');
+  });
+}
+
+/** The open audit-chain findings of a chain broken at `seq` for `reason`. */
+const brokenAt = (seq: number, reason: string) => [
+  expect.objectContaining({ type: 'audit-chain-broken', subject: `seq:${seq}`, detail: expect.objectContaining({ reason }) }),
+];
+
 async function declare(t: TenantFixture, state: Record<string, unknown>) {
   const res = await t.call('PUT', '/v1/reconciliation/declared', { body: state });
   expect(res.status).toBe(200);
@@ -205,19 +219,9 @@ describe('the seven drift checks', () => {
     await t.call('POST', '/v1/compliance/assessments', { body: { type: 'dpia', systemId: 's', jurisdiction: 'eu/de' } });
     const prisma = ts.server.db.prisma;
     const head = await prisma.auditChainHead.findUniqueOrThrow({ where: { tenantId: t.tenantId } });
-    await prisma.$transaction(async (tx) => {
-      await tx.$executeRawUnsafe('ALTER TABLE audit_events DISABLE TRIGGER audit_events_append_only');
-      await tx.$executeRaw`UPDATE audit_events SET data = '{"type":"forged"}' WHERE tenant_id = ${t.tenantId} AND seq = ${head.seq}`;
-      await tx.$executeRawUnsafe('ALTER TABLE audit_events ENABLE TRIGGER audit_events_append_only');
-    });
+    await tamper(t, head.seq, { type: 'forged' });
     await run(t);
-    expect(await open(t, 'audit-chain')).toEqual([
-      expect.objectContaining({
-        type: 'audit-chain-broken',
-        subject: `seq:${head.seq}`,
-        detail: expect.objectContaining({ reason: 'hash_mismatch' }),
-      }),
-    ]);
+    expect(await open(t, 'audit-chain')).toEqual(brokenAt(head.seq, 'hash_mismatch'));
   });
 
   it('audit-chain: verifies page by page past the first page, and finds a forged event there', async () => {
@@ -236,15 +240,9 @@ describe('the seven drift checks', () => {
     // From the mark on, another 1,020, one forged on the third page of the next run.
     await appendMany(t, 1_020);
     const forgedSeq = head.seq + 1_010;
-    await prisma.$transaction(async (tx) => {
-      await tx.$executeRawUnsafe('ALTER TABLE audit_events DISABLE TRIGGER audit_events_append_only');
-      await tx.$executeRaw`UPDATE audit_events SET data = '{"forged":true}' WHERE tenant_id = ${t.tenantId} AND seq = ${forgedSeq}`;
-      await tx.$executeRawUnsafe('ALTER TABLE audit_events ENABLE TRIGGER audit_events_append_only');
-    });
+    await tamper(t, forgedSeq, { forged: true });
     await run(t);
-    expect(await open(t, 'audit-chain')).toEqual([
-      expect.objectContaining({ subject: `seq:${forgedSeq}`, detail: expect.objectContaining({ reason: 'hash_mismatch' }) }),
-    ]);
+    expect(await open(t, 'audit-chain')).toEqual(brokenAt(forgedSeq, 'hash_mismatch'));
     // The mark stays where the chain last verified.
     expect((await prisma.auditVerification.findUniqueOrThrow({ where: { tenantId: t.tenantId } })).seq).toBe(head.seq);
   });
@@ -296,13 +294,7 @@ describe('the seven drift checks', () => {
       await prisma.auditChainHead.update({ where: { tenantId: t.tenantId }, data: { seq: body.seq, hash } });
 
       await run(t);
-      expect(await open(t, 'audit-chain')).toEqual([
-        expect.objectContaining({
-          type: 'audit-chain-broken',
-          subject: `seq:${body.seq}`,
-          detail: expect.objectContaining({ reason: 'key_not_valid_at' }),
-        }),
-      ]);
+      expect(await open(t, 'audit-chain')).toEqual(brokenAt(body.seq, 'key_not_valid_at'));
     } finally {
       await own.close();
     }

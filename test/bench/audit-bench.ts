@@ -77,6 +77,19 @@ async function timed(n: number, parallel: number, fn: (i: number) => Promise<voi
   return n / (Number(process.hrtime.bigint() - start) / 1e9);
 }
 
+/** The `i`th audit entry of a bench tenant: an assessment created. */
+function entryOf(tenantId: string, i: number) {
+  return {
+    tenantId,
+    actor: 'key_bench',
+    action: 'assessment.created',
+    resourceType: 'svc.compliance.assessment',
+    resourceId: `asm_${i}`,
+    correlationId: `cor_${i}`,
+    data: { type: 'fria', systemId: `sys_${i}`, jurisdiction: 'eu/de' },
+  };
+}
+
 async function bench(name: string, databaseUrl: string | undefined): Promise<Result[]> {
   const db = await openDatabase({ databaseUrl, dataDir: 'memory://', poolSize: 10 });
   try {
@@ -86,15 +99,7 @@ async function bench(name: string, databaseUrl: string | undefined): Promise<Res
     const out: Result[] = [];
     for (const parallel of [1, PARALLEL]) {
       const tenantId = `ten_bench_${randomUUID()}`;
-      const entry = (i: number) => ({
-        tenantId,
-        actor: 'key_bench',
-        action: 'assessment.created',
-        resourceType: 'svc.compliance.assessment',
-        resourceId: `asm_${i}`,
-        correlationId: `cor_${i}`,
-        data: { type: 'fria', systemId: `sys_${i}`, jurisdiction: 'eu/de' },
-      });
+      const entry = (i: number) => entryOf(tenantId, i);
       const plain = await timed(N, parallel, async (i) => {
         const e = entry(i);
         await db.prisma.$transaction(async (tx) => {
@@ -117,15 +122,7 @@ async function bench(name: string, databaseUrl: string | undefined): Promise<Res
       await db.prisma.$transaction(
         async (tx) => {
           for (let j = i; j < Math.min(VERIFY, i + 1000); j++) {
-            await appendAudit(tx, {
-              tenantId,
-              actor: 'key_bench',
-              action: 'assessment.created',
-              resourceType: 'svc.compliance.assessment',
-              resourceId: `asm_${j}`,
-              correlationId: `cor_${j}`,
-              data: { type: 'fria', systemId: `sys_${j}`, jurisdiction: 'eu/de' },
-            });
+            await appendAudit(tx, entryOf(tenantId, j));
           }
         },
         { timeout: 120_000 },

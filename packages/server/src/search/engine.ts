@@ -1,5 +1,6 @@
 import type * as OramaModule from '@orama/orama';
 import type { SearchFacet, SearchKindId } from '@svc/contract';
+import { nextTurn } from '../platform/next-turn.ts';
 
 /**
  * The full-text engine: one Orama index (BM25) per set of documents. Every kind shares one
@@ -121,7 +122,7 @@ async function insertRows(orama: Orama, rows: Row[]): Promise<void> {
   const { insertMultiple } = await oramaLib();
   for (let i = 0; i < rows.length; i += BUILD_SLICE) {
     await insertMultiple(orama, rows.slice(i, i + BUILD_SLICE) as never, BUILD_SLICE);
-    if (i + BUILD_SLICE < rows.length) await new Promise((resolve) => setImmediate(resolve));
+    if (i + BUILD_SLICE < rows.length) await nextTurn();
   }
 }
 

@@ -5,8 +5,8 @@ import type { Logger } from '../../logger.ts';
 import { daysBetween, requestClocksOf } from '../../rails/dsar/clocks.ts';
 import { type DisclosureRow, renderDisclosure } from '../../rails/incident-disclosures/service.ts';
 import { addDays, contractStateAt } from '../../rails/vendor-risk/service.ts';
-import { nextTurn } from '../ledger/audit.ts';
 import { recordChange } from '../ledger/changes.ts';
+import { nextTurn } from '../next-turn.ts';
 import { startPeriodic } from './periodic.ts';
 
 /**

@@ -37,16 +37,11 @@ export function toChainedEvent(r: AuditEvent): ChainedEvent {
 }
 
 /**
- * Events a server checks in one turn of the event loop (`nextTurn` between pages): verifying an
+ * Events a server checks in one turn of the event loop (`nextTurn` of ../next-turn.ts between pages): verifying an
  * event (a SHA-256 and an Ed25519 check) takes tens of microseconds, so a page is a few tens of
  * milliseconds, and a range of thousands never holds the process's requests for seconds.
  */
 export const VERIFY_PAGE = 500;
-
-/** Resolves on a later turn of the event loop, after the I/O that waits. */
-export function nextTurn(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
-}
 
 /**
  * A verifier of the tenant's chain from `anchor` on, with the tenant's public keys and the keys

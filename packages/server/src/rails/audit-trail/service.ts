@@ -7,8 +7,9 @@ import { keysetList } from '../../db/pagination.ts';
 import { scopeToTenant } from '../../db/tenant-scope.ts';
 import { ApiError } from '../../errors.ts';
 import type { AuditEvent } from '../../generated/prisma/client.ts';
-import { chainVerifierFrom, nextTurn, toChainedEvent, VERIFY_PAGE } from '../../platform/ledger/audit.ts';
+import { chainVerifierFrom, toChainedEvent, VERIFY_PAGE } from '../../platform/ledger/audit.ts';
 import { activeSigner, listPublicKeys } from '../../platform/ledger/signing.ts';
+import { nextTurn } from '../../platform/next-turn.ts';
 
 export const EXPORT_MAX_EVENTS = 50_000;
 

@@ -7,8 +7,9 @@ import type { DriftFinding, ReconciliationRun as RunRow } from '../../generated/
 import { newId } from '../../ids.ts';
 import type { Logger } from '../../logger.ts';
 import { startPeriodic } from '../../platform/events/periodic.ts';
-import { chainVerifierFrom, nextTurn, toChainedEvent, VERIFY_PAGE } from '../../platform/ledger/audit.ts';
+import { chainVerifierFrom, toChainedEvent, VERIFY_PAGE } from '../../platform/ledger/audit.ts';
 import { recordChange } from '../../platform/ledger/changes.ts';
+import { nextTurn } from '../../platform/next-turn.ts';
 import { lockKey } from '../../platform/records.ts';
 import { rendererOf } from '../../platform/render.ts';
 
